@@ -1,0 +1,220 @@
+// Timed words -> caption lines and pages, the caption templates, and the SRT/VTT formats.
+import { Schema } from "effect"
+
+export const TimedWord = Schema.Struct({
+  text: Schema.String,
+  start: Schema.Number.annotations({ description: "Seconds from the start of the video." }),
+  end: Schema.Number
+})
+export type TimedWord = typeof TimedWord.Type
+
+export const CaptionLine = Schema.Struct({
+  start: Schema.Number,
+  end: Schema.Number,
+  text: Schema.String,
+  words: Schema.Array(TimedWord)
+})
+export type CaptionLine = typeof CaptionLine.Type
+
+export const CaptionPage = Schema.Struct({
+  start: Schema.Number,
+  end: Schema.Number,
+  lines: Schema.Array(CaptionLine)
+})
+export type CaptionPage = typeof CaptionPage.Type
+
+export interface LayoutRules {
+  readonly maxCharsPerLine: number
+  readonly linesPerPage: number
+  /** A silence at least this long ends a page. */
+  readonly pauseSeconds: number
+}
+
+const endsSentence = (w: string): boolean => /[.!?…]["')\]]*$/.test(w)
+const endsClause = (w: string): boolean => /[,;:]["')\]]*$/.test(w)
+
+const makeLine = (words: ReadonlyArray<TimedWord>): CaptionLine => ({
+  start: words[0]!.start,
+  end: words[words.length - 1]!.end,
+  text: words.map((w) => w.text).join(" "),
+  words
+})
+
+const makePage = (lines: ReadonlyArray<CaptionLine>): CaptionPage => ({
+  start: lines[0]!.start,
+  end: lines[lines.length - 1]!.end,
+  lines
+})
+
+/**
+ * Groups words into lines (at most `maxCharsPerLine`, a single long word alone) and lines into
+ * pages. A pause or the end of a sentence closes the page; a clause break closes the line.
+ * Every word appears exactly once, in order.
+ */
+export const layoutCaptions = (words: ReadonlyArray<TimedWord>, rules: LayoutRules): ReadonlyArray<CaptionPage> => {
+  const pages: Array<CaptionPage> = []
+  let lines: Array<CaptionLine> = []
+  let line: Array<TimedWord> = []
+  let chars = 0
+  const closeLine = () => {
+    if (line.length > 0) lines.push(makeLine(line))
+    line = []
+    chars = 0
+  }
+  const closePage = () => {
+    closeLine()
+    if (lines.length > 0) pages.push(makePage(lines))
+    lines = []
+  }
+  words.forEach((word, i) => {
+    const previous = words[i - 1]
+    if (previous !== undefined) {
+      if (word.start - previous.end >= rules.pauseSeconds || endsSentence(previous.text)) closePage()
+      else if (endsClause(previous.text)) closeLine()
+    }
+    const added = chars === 0 ? word.text.length : chars + 1 + word.text.length
+    if (chars > 0 && added > rules.maxCharsPerLine) {
+      closeLine()
+      if (lines.length >= rules.linesPerPage) closePage()
+    }
+    if (line.length === 0 && lines.length >= rules.linesPerPage) closePage()
+    line.push(word)
+    chars = chars === 0 ? word.text.length : chars + 1 + word.text.length
+  })
+  closePage()
+  return pages
+}
+
+export const HighlightMode = Schema.Literal("word-pop", "karaoke-fill", "none", "box-word")
+export type HighlightMode = typeof HighlightMode.Type
+
+export const CaptionPosition = Schema.Literal("bottom", "middle", "lower-third", "top")
+
+/** Colours are #RRGGBB; sizes are relative to the video's height so a style fits every output size. */
+export const CaptionStyle = Schema.Struct({
+  fontFamily: Schema.String,
+  fontSizeRatio: Schema.Number.pipe(Schema.between(0.02, 0.12)).annotations({
+    description: "Font size as a fraction of the video height."
+  }),
+  bold: Schema.Boolean,
+  uppercase: Schema.Boolean,
+  textColor: Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/)),
+  highlightColor: Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/)),
+  outlineColor: Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/)),
+  outlineRatio: Schema.Number.pipe(Schema.between(0, 0.2)).annotations({ description: "Outline width / font size." }),
+  boxColor: Schema.NullOr(Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/))),
+  glow: Schema.Boolean,
+  highlight: HighlightMode,
+  position: CaptionPosition,
+  maxCharsPerLine: Schema.Int.pipe(Schema.between(8, 60)),
+  linesPerPage: Schema.Int.pipe(Schema.between(1, 3))
+}).annotations({ identifier: "CaptionStyle" })
+export type CaptionStyle = typeof CaptionStyle.Type
+
+export interface CaptionTemplate {
+  readonly id: number
+  readonly name: string
+  readonly builtIn: boolean
+  readonly style: CaptionStyle
+}
+
+const base: CaptionStyle = {
+  fontFamily: "DejaVu Sans",
+  fontSizeRatio: 0.045,
+  bold: true,
+  uppercase: false,
+  textColor: "#FFFFFF",
+  highlightColor: "#FFE000",
+  outlineColor: "#000000",
+  outlineRatio: 0.08,
+  boxColor: null,
+  glow: false,
+  highlight: "word-pop",
+  position: "middle",
+  maxCharsPerLine: 18,
+  linesPerPage: 2
+}
+
+/** Built-in templates have negative ids; -1 is the default for a workspace that has used none. */
+export const BUILT_IN_TEMPLATES: ReadonlyArray<CaptionTemplate> = [
+  { id: -1, name: "Bold pop", builtIn: true, style: { ...base, uppercase: true } },
+  {
+    id: -2,
+    name: "Karaoke fill",
+    builtIn: true,
+    style: { ...base, highlight: "karaoke-fill", highlightColor: "#3CF0FF", maxCharsPerLine: 24 }
+  },
+  {
+    id: -3,
+    name: "Minimal lower third",
+    builtIn: true,
+    style: {
+      ...base,
+      bold: false,
+      fontSizeRatio: 0.032,
+      outlineRatio: 0.05,
+      highlight: "none",
+      position: "lower-third",
+      maxCharsPerLine: 32,
+      linesPerPage: 1
+    }
+  },
+  {
+    id: -4,
+    name: "Boxed",
+    builtIn: true,
+    style: { ...base, boxColor: "#000000", outlineRatio: 0, highlight: "box-word", highlightColor: "#FF3B6B" }
+  },
+  {
+    id: -5,
+    name: "Neon glow",
+    builtIn: true,
+    style: { ...base, textColor: "#E8FFFF", outlineColor: "#00E5FF", highlightColor: "#FF4FD8", glow: true }
+  },
+  {
+    id: -6,
+    name: "Two-line subtitle",
+    builtIn: true,
+    style: {
+      ...base,
+      bold: false,
+      fontSizeRatio: 0.03,
+      outlineRatio: 0.06,
+      highlight: "none",
+      position: "bottom",
+      maxCharsPerLine: 38,
+      linesPerPage: 2
+    }
+  }
+]
+
+export const DEFAULT_TEMPLATE_ID = -1
+
+export const layoutRulesOf = (style: CaptionStyle): LayoutRules => ({
+  maxCharsPerLine: style.maxCharsPerLine,
+  linesPerPage: style.linesPerPage,
+  pauseSeconds: 0.7
+})
+
+const pad = (n: number, width: number): string => String(n).padStart(width, "0")
+
+const clock = (seconds: number, separator: "," | "."): string => {
+  const ms = Math.max(0, Math.round(seconds * 1000))
+  const h = Math.floor(ms / 3_600_000)
+  const m = Math.floor((ms % 3_600_000) / 60_000)
+  const s = Math.floor((ms % 60_000) / 1000)
+  return `${pad(h, 2)}:${pad(m, 2)}:${pad(s, 2)}${separator}${pad(ms % 1000, 3)}`
+}
+
+export const toSrt = (pages: ReadonlyArray<CaptionPage>): string =>
+  pages
+    .map((p, i) =>
+      `${i + 1}\n${clock(p.start, ",")} --> ${clock(p.end, ",")}\n${p.lines.map((l) => l.text).join("\n")}\n`
+    )
+    .join("\n")
+
+export const toVtt = (pages: ReadonlyArray<CaptionPage>): string =>
+  "WEBVTT\n\n" +
+  pages
+    .map((p) => `${clock(p.start, ".")} --> ${clock(p.end, ".")}\n${p.lines.map((l) => l.text).join("\n")}\n`)
+    .join("\n")

@@ -1,0 +1,26 @@
+import { Context, type Effect, type Option } from "effect"
+
+/** A stored media file and its unguessable public link token. */
+export interface StoredFile {
+  readonly id: string
+  readonly workspaceId: string
+  /** Key in the BlobStore. */
+  readonly blobKey: string
+  /** Random; the public link is `/media/<token>/<name>`. */
+  readonly token: string
+  readonly name: string
+  readonly contentType: string
+  readonly bytes: number
+  readonly createdAt: string
+  /** Epoch ms after which the link stops working; null = kept. */
+  readonly expiresAt: number | null
+  readonly deletedAt: string | null
+}
+
+export interface FileStoreShape {
+  readonly insert: (file: StoredFile) => Effect.Effect<void>
+  readonly get: (id: string) => Effect.Effect<Option.Option<StoredFile>>
+  readonly getByToken: (token: string) => Effect.Effect<Option.Option<StoredFile>>
+  readonly markDeleted: (id: string, at: string) => Effect.Effect<void>
+}
+export class FileStore extends Context.Tag("FileStore")<FileStore, FileStoreShape>() {}

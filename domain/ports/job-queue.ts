@@ -1,0 +1,41 @@
+import { Context, type Effect, type Option } from "effect"
+
+/** Lanes keep webhook deliveries from waiting behind long renders. */
+export type Lane = "media" | "webhooks"
+
+export interface Job {
+  readonly id: string
+  readonly lane: Lane
+  readonly kind: string
+  readonly payload: unknown
+  /** Epoch milliseconds; the job is not claimed before. */
+  readonly runAt: number
+  /** Claims so far, including the current one. */
+  readonly attempts: number
+  readonly status: "queued" | "running" | "done" | "dead"
+  readonly lockedUntil: number | null
+  readonly dedupeKey: string | null
+  readonly lastError: string | null
+}
+
+export interface JobQueueShape {
+  /** A job whose dedupe key exists already is not added again (`None`). */
+  readonly enqueue: (job: {
+    readonly lane: Lane
+    readonly kind: string
+    readonly payload: unknown
+    readonly runAt: number
+    readonly dedupeKey: string | null
+  }) => Effect.Effect<Option.Option<Job>>
+  /** Takes the oldest due job of the lane (queued, or running with an expired lease) and leases it. */
+  readonly claim: (lane: Lane, leaseMs: number) => Effect.Effect<Option.Option<Job>>
+  readonly extendLease: (id: string, leaseMs: number) => Effect.Effect<void>
+  readonly complete: (id: string) => Effect.Effect<void>
+  /** Back to queued, not before `runAt`. */
+  readonly retry: (id: string, runAt: number, error: string) => Effect.Effect<void>
+  readonly kill: (id: string, error: string) => Effect.Effect<void>
+  readonly get: (id: string) => Effect.Effect<Option.Option<Job>>
+  /** Epoch ms of the next due job in the lane, for sleeping until then. */
+  readonly nextRunAt: (lane: Lane) => Effect.Effect<Option.Option<number>>
+}
+export class JobQueue extends Context.Tag("JobQueue")<JobQueue, JobQueueShape>() {}

@@ -1,0 +1,38 @@
+import { Context, type Effect } from "effect"
+import type { WorkFailed } from "../errors.ts"
+import type { FrameRate, RenderFormat } from "../rules.ts"
+
+export interface ProbeResult {
+  readonly bytes: number
+  readonly durationSeconds: number
+  /** Display size: rotation metadata already applied. */
+  readonly width: number
+  readonly height: number
+  readonly frameRate: number
+  readonly hasVideo: boolean
+  readonly hasAudio: boolean
+}
+
+export interface BurnRequest {
+  readonly input: string
+  readonly output: string
+  /** Subtitle file in ASS format, sized for the output. */
+  readonly assPath: string
+  readonly format: RenderFormat
+  readonly frameRate: FrameRate
+  readonly width: number
+  readonly height: number
+  /** Called with the fraction done (0..1) while encoding. */
+  readonly onProgress?: (fraction: number) => void
+}
+
+/** The media toolbox (ffmpeg/ffprobe). Failures are WorkFailed with a message a person can act on. */
+export interface MediaEngineShape {
+  readonly probe: (path: string) => Effect.Effect<ProbeResult, WorkFailed>
+  /** 16 kHz mono 16-bit WAV, what recognizers want. */
+  readonly extractAudio: (input: string, outputWav: string) => Effect.Effect<void, WorkFailed>
+  /** Burns the captions into the picture (or onto green) in one H.264/AAC encode with +faststart. */
+  readonly burnCaptions: (request: BurnRequest) => Effect.Effect<void, WorkFailed>
+  readonly thumbnail: (input: string, outputJpg: string, atSeconds: number) => Effect.Effect<void, WorkFailed>
+}
+export class MediaEngine extends Context.Tag("MediaEngine")<MediaEngine, MediaEngineShape>() {}

@@ -1,0 +1,10 @@
+import { Context, type Effect } from "effect"
+import type { TimedWord } from "../captions.ts"
+import type { WorkFailed } from "../errors.ts"
+
+/** Speech to timed words. Input is a 16 kHz mono WAV. */
+export interface TranscriberShape {
+  readonly name: string
+  readonly transcribe: (wavPath: string) => Effect.Effect<ReadonlyArray<TimedWord>, WorkFailed>
+}
+export class Transcriber extends Context.Tag("Transcriber")<Transcriber, TranscriberShape>() {}

@@ -1,0 +1,28 @@
+import { Context, type Effect, type Option } from "effect"
+import type { TimedWord } from "../captions.ts"
+import type { Status, VideoRecord } from "../video.ts"
+
+export interface VideoPage {
+  readonly items: ReadonlyArray<VideoRecord>
+  readonly nextCursor: string | null
+}
+
+export interface VideoStoreShape {
+  readonly insert: (video: VideoRecord) => Effect.Effect<void>
+  /** Scoped by workspace: another workspace's video is `None`. */
+  readonly get: (workspaceId: string, id: string) => Effect.Effect<Option.Option<VideoRecord>>
+  /** For workers, which act on behalf of the record's own workspace. */
+  readonly getById: (id: string) => Effect.Effect<Option.Option<VideoRecord>>
+  readonly findByEditorToken: (token: string) => Effect.Effect<Option.Option<VideoRecord>>
+  readonly update: (video: VideoRecord) => Effect.Effect<void>
+  /** Newest first. The cursor is opaque to callers. */
+  readonly list: (query: {
+    readonly workspaceId: string
+    readonly status: Status | undefined
+    readonly limit: number
+    readonly cursor: string | undefined
+  }) => Effect.Effect<VideoPage>
+  readonly saveWords: (videoId: string, words: ReadonlyArray<TimedWord>) => Effect.Effect<void>
+  readonly getWords: (videoId: string) => Effect.Effect<Option.Option<ReadonlyArray<TimedWord>>>
+}
+export class VideoStore extends Context.Tag("VideoStore")<VideoStore, VideoStoreShape>() {}

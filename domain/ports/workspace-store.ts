@@ -1,0 +1,36 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Plan } from "../plans.ts"
+
+export interface Workspace {
+  readonly id: string
+  readonly name: string
+  readonly ownerEmail: string
+  readonly plan: Plan
+  readonly byok: boolean
+  /** Caption template used last; a create without `templateId` uses it. */
+  readonly lastTemplateId: number | null
+  /** Standard Webhooks secret (`whsec_...`); null = deliveries are not signed. */
+  readonly webhookSecret: string | null
+  readonly createdAt: string
+}
+
+export interface ApiToken {
+  readonly id: string
+  readonly workspaceId: string
+  /** SHA-256 of the token, hex. The token itself is never stored. */
+  readonly hash: string
+  readonly label: string
+  readonly createdAt: string
+  readonly revokedAt: string | null
+}
+
+export interface WorkspaceStoreShape {
+  readonly insert: (workspace: Workspace) => Effect.Effect<void>
+  readonly get: (id: string) => Effect.Effect<Option.Option<Workspace>>
+  readonly update: (workspace: Workspace) => Effect.Effect<void>
+  readonly insertToken: (token: ApiToken) => Effect.Effect<void>
+  readonly findTokenByHash: (hash: string) => Effect.Effect<Option.Option<ApiToken>>
+  readonly getToken: (id: string) => Effect.Effect<Option.Option<ApiToken>>
+  readonly revokeToken: (id: string, at: string) => Effect.Effect<void>
+}
+export class WorkspaceStore extends Context.Tag("WorkspaceStore")<WorkspaceStore, WorkspaceStoreShape>() {}

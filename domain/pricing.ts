@@ -1,0 +1,27 @@
+// What each operation costs. Prices are integers: credits, and cash in cents.
+// Rounding rule (documented in the README): duration is counted per started second of output,
+// and the resulting amount is rounded up to a whole credit (or cent).
+import type { FrameRate } from "./rules.ts"
+
+/** Export credits per minute of output, by frame rate. */
+export const RENDER_CREDITS_PER_MINUTE: Readonly<Record<FrameRate, number>> = { 30: 30, 60: 60 }
+
+/** BYOK export price per minute of output, in cents ($0.10). */
+export const BYOK_RENDER_CENTS_PER_MINUTE = 10
+
+/** Timing captions (transcription) costs this many credits per started minute of source. */
+export const CAPTION_CREDITS_PER_MINUTE = 2
+
+const startedSeconds = (seconds: number): number => Math.max(1, Math.ceil(seconds - 1e-9))
+
+const perMinute = (seconds: number, ratePerMinute: number): number =>
+  Math.ceil((startedSeconds(seconds) * ratePerMinute) / 60)
+
+export const renderCredits = (durationSeconds: number, frameRate: FrameRate): number =>
+  perMinute(durationSeconds, RENDER_CREDITS_PER_MINUTE[frameRate])
+
+export const byokRenderCents = (durationSeconds: number): number =>
+  perMinute(durationSeconds, BYOK_RENDER_CENTS_PER_MINUTE)
+
+export const captionCredits = (sourceSeconds: number): number =>
+  Math.ceil(startedSeconds(sourceSeconds) / 60) * CAPTION_CREDITS_PER_MINUTE

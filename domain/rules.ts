@@ -1,0 +1,103 @@
+// Shared validation rules. Every surface (HTTP, MCP, CLI) decodes input with these schemas,
+// so a rule is written once and answers the same everywhere.
+import { Schema } from "effect"
+
+export const MAX_WEBHOOK_URL_LENGTH = 1024
+export const MAX_SOURCE_BYTES = 500 * 1000 * 1000
+export const MAX_SOURCE_SECONDS = 2 * 60 * 60
+
+const isHttpsUrl = (s: string): boolean => {
+  try {
+    const url = new URL(s)
+    return url.protocol === "https:" && url.hostname.length > 0
+  } catch {
+    return false
+  }
+}
+
+const isHttpUrl = (s: string): boolean => {
+  try {
+    const url = new URL(s)
+    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname.length > 0
+  } catch {
+    return false
+  }
+}
+
+/** A callback URL. It is a credential (it may carry the receiver's secret), so it is never echoed back. */
+export const WebhookUrl = Schema.String.pipe(
+  Schema.maxLength(MAX_WEBHOOK_URL_LENGTH, {
+    message: () => `webhookUrl must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`
+  }),
+  Schema.filter(isHttpsUrl, {
+    message: () => "webhookUrl must be an absolute https:// URL (http:// is rejected, localhost included)"
+  })
+).annotations({
+  identifier: "WebhookUrl",
+  description:
+    "HTTPS callback fired once when the work reaches a terminal status. At most 1024 characters; http:// is rejected. Treat it as a credential: put a secret in its path or query."
+})
+
+/** Where the service fetches a media file. Public http(s) addresses only; checked again when fetched. */
+export const SourceUrl = Schema.String.pipe(
+  Schema.maxLength(4096),
+  Schema.filter(isHttpUrl, { message: () => "url must be an absolute http:// or https:// URL of the media file" })
+).annotations({
+  identifier: "SourceUrl",
+  description:
+    "Address of the media file itself (not a page playing it), reachable without authentication. At most 500 MB and 2 hours."
+})
+
+export const RenderFormat = Schema.Literal("standard", "greenscreen").annotations({
+  description: "`standard` renders the finished video; `greenscreen` draws captions and overlays on solid #00FF00."
+})
+export type RenderFormat = typeof RenderFormat.Type
+
+export const FrameRate = Schema.Literal(30, 60).annotations({ description: "Output frame rate: 30 or 60." })
+export type FrameRate = typeof FrameRate.Type
+
+/** The render fields; an empty object takes every default. */
+export const RenderOptions = Schema.Struct({
+  format: Schema.optionalWith(RenderFormat, { default: () => "standard" as const }),
+  frameRate: Schema.optionalWith(FrameRate, { default: () => 30 as const })
+}).annotations({
+  identifier: "RenderOptions",
+  description: "Export settings. `{}` accepts the defaults: standard, 30 fps."
+})
+export type RenderOptions = typeof RenderOptions.Type
+
+export const TemplateId = Schema.Int.annotations({
+  description:
+    "Caption style. Negative = built-in, positive = saved by the workspace. Left out: the style the workspace used last (the built-in default -1 at first)."
+})
+
+export type SourceCheck =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly reason: string }
+
+/** The limits of a caption source, applied to what the probe measured. */
+export const checkSource = (facts: {
+  readonly bytes: number
+  readonly durationSeconds: number
+  readonly hasVideo: boolean
+  readonly hasAudio: boolean
+}): SourceCheck => {
+  if (facts.bytes > MAX_SOURCE_BYTES) {
+    return { ok: false, reason: `The source is ${formatMB(facts.bytes)}; the limit is 500 MB.` }
+  }
+  if (!facts.hasVideo) {
+    return { ok: false, reason: "The source has no video stream: send a video file (mp4, mov, webm, mkv)." }
+  }
+  if (facts.durationSeconds > MAX_SOURCE_SECONDS) {
+    return {
+      ok: false,
+      reason: `The source lasts ${Math.round(facts.durationSeconds / 60)} minutes; the limit is 2 hours.`
+    }
+  }
+  if (!facts.hasAudio) {
+    return { ok: false, reason: "The source has no audio track, so there is no speech to caption." }
+  }
+  return { ok: true }
+}
+
+const formatMB = (bytes: number): string => `${(bytes / 1_000_000).toFixed(1)} MB`

@@ -1,0 +1,306 @@
+// The video record, its public object, and the only function allowed to change its state.
+import { Either, Schema } from "effect"
+import { FrameRate, RenderFormat, RenderOptions } from "./rules.ts"
+
+export const VideoId = Schema.UUID.annotations({ description: "Identifier of the video (UUID). Stable." })
+
+export const Status = Schema.Literal("processing", "completed", "failed")
+export type Status = typeof Status.Type
+
+/** Pipeline steps in the order they run. `completed` is the last. */
+export const STEPS = [
+  "queued",
+  "fetching_source",
+  "probing",
+  "extracting_audio",
+  "transcribing",
+  "building_captions",
+  "rendering",
+  "completed"
+] as const
+export const Step = Schema.Literal(...STEPS).annotations({
+  description:
+    "Pipeline step: queued, fetching_source, probing, extracting_audio, transcribing, building_captions, rendering, completed. A failed video keeps the step it failed in."
+})
+export type Step = typeof Step.Type
+
+export const VideoKind = Schema.Literal("caption")
+export type VideoKind = typeof VideoKind.Type
+
+/** Progress of an export started by the render operation on a finished video. */
+export const ExportState = Schema.Struct({
+  status: Schema.Literal("rendering", "completed", "failed"),
+  format: RenderFormat,
+  frameRate: FrameRate,
+  startedAt: Schema.String,
+  finishedAt: Schema.optional(Schema.String),
+  error: Schema.optional(Schema.String)
+}).annotations({
+  identifier: "ExportState",
+  description:
+    "The latest export started with the render operation. The video's status stays terminal while it runs; `videoUrl` keeps the previous mp4 until the new one lands."
+})
+export type ExportState = typeof ExportState.Type
+
+/** What the service stores about a video. Never purged: expiry removes media, not this record. */
+export interface VideoRecord {
+  readonly id: string
+  readonly workspaceId: string
+  readonly kind: VideoKind
+  readonly status: Status
+  readonly step: Step
+  /** Whether an mp4 was requested (at create or later through the render operation). */
+  readonly render: boolean
+  /** Export settings requested at create; null when the create call had no `render`. */
+  readonly renderOptions: RenderOptions | null
+  readonly templateId: number
+  readonly createdAt: string
+  readonly updatedAt: string
+  readonly editorToken: string
+  /** The receiver's URL; a credential, never part of the public object. */
+  readonly webhookUrl: string | null
+  /** Numbered pieces of work: 0 is generation (with its render, if asked); each render operation adds one. */
+  readonly work: number
+  /** True once captions are timed: from then on the video can be exported. */
+  readonly generated: boolean
+  readonly sourceFileId: string | null
+  readonly videoFileId: string | null
+  readonly thumbnailFileId: string | null
+  readonly durationSeconds: number | null
+  readonly width: number | null
+  readonly height: number | null
+  readonly error: string | null
+  readonly export: ExportState | null
+}
+
+export const WebhookEventName = Schema.Literal(
+  "video.completed",
+  "video.failed",
+  "caption_removal.completed",
+  "caption_removal.failed"
+)
+export type WebhookEventName = typeof WebhookEventName.Type
+
+/** Facts learned from the source once probed. */
+export interface SourceFacts {
+  readonly durationSeconds: number
+  readonly width: number
+  readonly height: number
+}
+
+export type VideoEvent =
+  | { readonly _tag: "StepStarted"; readonly step: Step; readonly at: string }
+  | { readonly _tag: "SourceProbed"; readonly facts: SourceFacts; readonly at: string }
+  | { readonly _tag: "Generated"; readonly at: string }
+  | {
+    readonly _tag: "ExportRequested"
+    readonly options: RenderOptions
+    readonly webhookUrl: string | null
+    readonly at: string
+  }
+  | {
+    readonly _tag: "Rendered"
+    readonly videoFileId: string
+    readonly thumbnailFileId: string
+    readonly at: string
+  }
+  | { readonly _tag: "Failed"; readonly error: string; readonly at: string }
+
+/** What the caller must do after a transition, inside the same transaction. */
+export type VideoEffect =
+  | { readonly _tag: "Emit"; readonly event: "video.completed" | "video.failed"; readonly dedupeKey: string }
+  | { readonly _tag: "RefundWork"; readonly workKey: string }
+  | { readonly _tag: "StartRender"; readonly options: RenderOptions; readonly workKey: string }
+
+export class IllegalTransition extends Schema.TaggedError<IllegalTransition>()("IllegalTransition", {
+  from: Schema.String,
+  event: Schema.String,
+  reason: Schema.String
+}) {}
+
+/** The key of one piece of work; charges, refunds and events of that work share it. */
+export const workKey = (video: Pick<VideoRecord, "id" | "work">): string => `${video.id}:${video.work}`
+
+const isExporting = (v: VideoRecord): boolean => v.export?.status === "rendering"
+
+export type Transition = Either.Either<
+  { readonly video: VideoRecord; readonly effects: ReadonlyArray<VideoEffect> },
+  IllegalTransition
+>
+
+const illegal = (v: VideoRecord, e: VideoEvent, reason: string): Transition =>
+  Either.left(new IllegalTransition({ from: `${v.status}/${v.step}`, event: e._tag, reason }))
+
+const ok = (video: VideoRecord, ...effects: Array<VideoEffect>): Transition => Either.right({ video, effects })
+
+/**
+ * The state machine. Terminal statuses are left only through an export, and each piece of
+ * work emits exactly one event: the first time it reaches a terminal status.
+ */
+export const transition = (v: VideoRecord, e: VideoEvent): Transition => {
+  const touched = { ...v, updatedAt: e.at }
+  switch (e._tag) {
+    case "StepStarted": {
+      if (v.status !== "processing") return illegal(v, e, "the video is not processing")
+      if (e.step === "completed") return illegal(v, e, "completion happens through Generated or Rendered")
+      if (STEPS.indexOf(e.step) < STEPS.indexOf(v.step)) return illegal(v, e, "steps only move forward")
+      return ok({ ...touched, step: e.step })
+    }
+    case "SourceProbed": {
+      if (v.status !== "processing") return illegal(v, e, "the video is not processing")
+      return ok({ ...touched, ...e.facts })
+    }
+    case "Generated": {
+      if (v.status !== "processing" || v.generated) return illegal(v, e, "generation already ended")
+      const generated = { ...touched, generated: true }
+      if (v.renderOptions !== null) {
+        return ok(
+          { ...generated, step: "rendering" },
+          { _tag: "StartRender", options: v.renderOptions, workKey: workKey(v) }
+        )
+      }
+      return ok(
+        { ...generated, status: "completed", step: "completed" },
+        { _tag: "Emit", event: "video.completed", dedupeKey: workKey(v) }
+      )
+    }
+    case "ExportRequested": {
+      if (v.status === "processing") return illegal(v, e, "the video is still being generated")
+      if (!v.generated) return illegal(v, e, "the video failed before its captions were timed")
+      if (isExporting(v)) return illegal(v, e, "an export is already running")
+      const next: VideoRecord = {
+        ...touched,
+        render: true,
+        work: v.work + 1,
+        webhookUrl: e.webhookUrl ?? v.webhookUrl,
+        export: { status: "rendering", format: e.options.format, frameRate: e.options.frameRate, startedAt: e.at }
+      }
+      return ok(next, { _tag: "StartRender", options: e.options, workKey: workKey(next) })
+    }
+    case "Rendered": {
+      const files = { videoFileId: e.videoFileId, thumbnailFileId: e.thumbnailFileId }
+      if (v.status === "processing" && v.generated) {
+        return ok(
+          { ...touched, ...files, status: "completed", step: "completed" },
+          { _tag: "Emit", event: "video.completed", dedupeKey: workKey(v) }
+        )
+      }
+      if (v.export !== null && isExporting(v)) {
+        return ok(
+          {
+            ...touched,
+            ...files,
+            status: "completed",
+            step: "completed",
+            error: null,
+            export: { ...v.export, status: "completed", finishedAt: e.at }
+          },
+          { _tag: "Emit", event: "video.completed", dedupeKey: workKey(v) }
+        )
+      }
+      return illegal(v, e, "no render is running")
+    }
+    case "Failed": {
+      const failedEffects: Array<VideoEffect> = [
+        { _tag: "RefundWork", workKey: workKey(v) },
+        { _tag: "Emit", event: "video.failed", dedupeKey: workKey(v) }
+      ]
+      if (v.status === "processing") {
+        return ok({ ...touched, status: "failed", error: e.error }, ...failedEffects)
+      }
+      if (v.export !== null && isExporting(v)) {
+        return ok(
+          {
+            ...touched,
+            status: "failed",
+            error: e.error,
+            export: { ...v.export, status: "failed", finishedAt: e.at, error: e.error }
+          },
+          ...failedEffects
+        )
+      }
+      return illegal(v, e, "nothing is running that could fail")
+    }
+  }
+}
+
+/** A new caption video, as the create operation records it. */
+export const newCaptionVideo = (input: {
+  readonly id: string
+  readonly workspaceId: string
+  readonly templateId: number
+  readonly renderOptions: RenderOptions | null
+  readonly webhookUrl: string | null
+  readonly editorToken: string
+  readonly sourceFileId: string | null
+  readonly at: string
+}): VideoRecord => ({
+  id: input.id,
+  workspaceId: input.workspaceId,
+  kind: "caption",
+  status: "processing",
+  step: "queued",
+  render: input.renderOptions !== null,
+  renderOptions: input.renderOptions,
+  templateId: input.templateId,
+  createdAt: input.at,
+  updatedAt: input.at,
+  editorToken: input.editorToken,
+  webhookUrl: input.webhookUrl,
+  work: 0,
+  generated: false,
+  sourceFileId: input.sourceFileId,
+  videoFileId: null,
+  thumbnailFileId: null,
+  durationSeconds: null,
+  width: null,
+  height: null,
+  error: null,
+  export: null
+})
+
+/** The public video object: what GET /v1/videos/:id returns and webhooks carry. */
+export class Video extends Schema.Class<Video>("Video")({
+  id: VideoId,
+  kind: VideoKind,
+  status: Status,
+  step: Step,
+  render: Schema.Boolean.annotations({
+    description: "Whether an mp4 was requested. `false` when the create call had no `render` field."
+  }),
+  createdAt: Schema.String.annotations({ description: "ISO 8601 UTC timestamp with milliseconds." }),
+  editorUrl: Schema.String.annotations({ description: "Unguessable link to the project's page in the editor." }),
+  templateId: Schema.Int.annotations({ description: "Caption style the video uses." }),
+  videoUrl: Schema.optional(Schema.String).annotations({
+    description: "Unguessable link to the mp4; present once the mp4 exists. Works in a browser; supports Range."
+  }),
+  thumbnailUrl: Schema.optional(Schema.String).annotations({ description: "A jpg still of the mp4." }),
+  duration: Schema.optional(Schema.Number).annotations({ description: "Seconds, once known." }),
+  width: Schema.optional(Schema.Int),
+  height: Schema.optional(Schema.Int),
+  error: Schema.optional(Schema.String).annotations({ description: "Present on failure; says what went wrong." }),
+  export: Schema.optional(ExportState)
+}) {}
+
+/** Turns the record into its public object; links are built by the caller, who knows the base URL. */
+export const toPublic = (
+  v: VideoRecord,
+  links: { readonly editorUrl: string; readonly videoUrl: string | null; readonly thumbnailUrl: string | null }
+): Video =>
+  new Video({
+    id: v.id,
+    kind: v.kind,
+    status: v.status,
+    step: v.step,
+    render: v.render,
+    createdAt: v.createdAt,
+    editorUrl: links.editorUrl,
+    templateId: v.templateId,
+    ...(links.videoUrl === null ? {} : { videoUrl: links.videoUrl }),
+    ...(links.thumbnailUrl === null ? {} : { thumbnailUrl: links.thumbnailUrl }),
+    ...(v.durationSeconds === null ? {} : { duration: v.durationSeconds }),
+    ...(v.width === null ? {} : { width: v.width }),
+    ...(v.height === null ? {} : { height: v.height }),
+    ...(v.error === null ? {} : { error: v.error }),
+    ...(v.export === null ? {} : { export: v.export })
+  })

@@ -1,0 +1,53 @@
+// Lint rules that keep the architecture honest: Schema only from `effect`, and a pure domain.
+import tseslint from "typescript-eslint"
+
+const forbidSchemaPackage = {
+  name: "@effect/schema",
+  message: "Schema comes from `effect` (import { Schema } from \"effect\"); @effect/schema is a stale copy."
+}
+
+export default tseslint.config(
+  { ignores: ["node_modules/**", "data/**", "dist/**", "coverage/**", ".bench-out/**"] },
+  {
+    files: ["**/*.ts"],
+    extends: [tseslint.configs.base],
+    rules: {
+      "no-restricted-imports": ["error", {
+        paths: [forbidSchemaPackage],
+        patterns: [{ group: ["@effect/schema/*"], message: forbidSchemaPackage.message }]
+      }]
+    }
+  },
+  {
+    files: ["domain/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", {
+        paths: [forbidSchemaPackage],
+        patterns: [
+          { group: ["@effect/schema", "@effect/schema/*"], message: forbidSchemaPackage.message },
+          { group: ["node:*"], message: "domain/ is pure: no Node modules (put I/O behind a port)." },
+          {
+            group: [
+              "fs", "fs/*", "path", "child_process", "http", "https", "net", "tls", "dns", "os", "crypto", "stream",
+              "url", "util", "events", "worker_threads", "zlib", "buffer"
+            ],
+            message: "domain/ is pure: no Node modules (put I/O behind a port)."
+          },
+          {
+            group: ["@effect/sql", "@effect/sql/*", "@effect/sql-pg", "@effect/sql-pg/*", "pg", "pg-*"],
+            message: "domain/ knows no SQL: write a port in domain/ports and an adapter in adapters/."
+          },
+          {
+            group: ["@effect/platform", "@effect/platform/*", "@effect/platform-node", "@effect/platform-node/*", "undici", "@modelcontextprotocol/*"],
+            message: "domain/ knows no HTTP: errors are mapped to statuses in adapters/http."
+          },
+          {
+            group: ["fluent-ffmpeg", "ffmpeg*", "@ffmpeg*/*", "@napi-rs/*", "@fugood/*", "sharp", "@echogarden/*"],
+            message: "domain/ knows no media tools: put them behind a port."
+          },
+          { group: ["../src/*", "../adapters/*", "../../src/*", "../../adapters/*"], message: "domain/ depends on nothing outside it." }
+        ]
+      }]
+    }
+  }
+)
