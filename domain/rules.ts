@@ -89,9 +89,10 @@ export const checkSource = (facts: {
     return { ok: false, reason: "The source has no video stream: send a video file (mp4, mov, webm, mkv)." }
   }
   if (facts.durationSeconds > MAX_SOURCE_SECONDS) {
+    // Rounded up: a source just over the limit must not read as lasting exactly 120 minutes.
     return {
       ok: false,
-      reason: `The source lasts ${Math.round(facts.durationSeconds / 60)} minutes; the limit is 2 hours.`
+      reason: `The source lasts ${Math.ceil(facts.durationSeconds / 60)} minutes; the limit is 2 hours.`
     }
   }
   if (!facts.hasAudio) {
@@ -100,4 +101,5 @@ export const checkSource = (facts: {
   return { ok: true }
 }
 
-const formatMB = (bytes: number): string => `${(bytes / 1_000_000).toFixed(1)} MB`
+// Rounded up to 0.1 MB, so a size just over the limit never reads as exactly 500.0 MB.
+const formatMB = (bytes: number): string => `${(Math.ceil(bytes / 100_000) / 10).toFixed(1)} MB`

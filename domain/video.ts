@@ -63,6 +63,8 @@ export interface VideoRecord {
   readonly work: number
   /** True once captions are timed: from then on the video can be exported. */
   readonly generated: boolean
+  /** Where the source is fetched from, when it was given as a URL. */
+  readonly sourceUrl: string | null
   readonly sourceFileId: string | null
   readonly videoFileId: string | null
   readonly thumbnailFileId: string | null
@@ -90,6 +92,7 @@ export interface SourceFacts {
 
 export type VideoEvent =
   | { readonly _tag: "StepStarted"; readonly step: Step; readonly at: string }
+  | { readonly _tag: "SourceStored"; readonly fileId: string; readonly at: string }
   | { readonly _tag: "SourceProbed"; readonly facts: SourceFacts; readonly at: string }
   | { readonly _tag: "Generated"; readonly at: string }
   | {
@@ -145,6 +148,10 @@ export const transition = (v: VideoRecord, e: VideoEvent): Transition => {
       if (e.step === "completed") return illegal(v, e, "completion happens through Generated or Rendered")
       if (STEPS.indexOf(e.step) < STEPS.indexOf(v.step)) return illegal(v, e, "steps only move forward")
       return ok({ ...touched, step: e.step })
+    }
+    case "SourceStored": {
+      if (v.status !== "processing") return illegal(v, e, "the video is not processing")
+      return ok({ ...touched, sourceFileId: e.fileId })
     }
     case "SourceProbed": {
       if (v.status !== "processing") return illegal(v, e, "the video is not processing")
@@ -232,7 +239,7 @@ export const newCaptionVideo = (input: {
   readonly renderOptions: RenderOptions | null
   readonly webhookUrl: string | null
   readonly editorToken: string
-  readonly sourceFileId: string | null
+  readonly source: { readonly url: string } | { readonly fileId: string }
   readonly at: string
 }): VideoRecord => ({
   id: input.id,
@@ -249,7 +256,8 @@ export const newCaptionVideo = (input: {
   webhookUrl: input.webhookUrl,
   work: 0,
   generated: false,
-  sourceFileId: input.sourceFileId,
+  sourceUrl: "url" in input.source ? input.source.url : null,
+  sourceFileId: "fileId" in input.source ? input.source.fileId : null,
   videoFileId: null,
   thumbnailFileId: null,
   durationSeconds: null,

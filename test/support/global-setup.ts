@@ -1,4 +1,16 @@
-// Runs once before the test workers start. Workers inherit the environment set here.
+// Runs once before the test workers start. Workers are forked after this and inherit the environment
+// set here; NODE_EXTRA_CA_CERTS in particular is read only when a process starts.
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { createTestTls } from "./tls.ts"
+
 export default function setup(): void {
   process.env.OUTBOUND_ALLOW_LOOPBACK = "1"
+  const dir = mkdtempSync(join(tmpdir(), "reelwright-tls-"))
+  const tls = createTestTls(dir)
+  process.env.TEST_TLS_DIR = dir
+  process.env.NODE_EXTRA_CA_CERTS = tls.caCert
+  // Not in a teardown: vitest may still start a worker after it, and that worker would find no CA file.
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
 }

@@ -1,0 +1,42 @@
+# syntax=docker/dockerfile:1
+# Reelwright's image: the API and the worker in one Node process (tsx runs the TypeScript, no build
+# step), with the media tools from Debian.
+FROM node:20-bookworm-slim
+
+# ffmpeg (libx264, aac, libass), the offline transcriber and its model, the speech voice, the caption
+# fonts, CA roots for https sources and webhooks, and libgomp1 for the whisper.cpp binding.
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      ca-certificates ffmpeg pocketsphinx pocketsphinx-en-us festival festvox-us-slt-hts \
+      fonts-dejavu-core fonts-noto-color-emoji libgomp1 \
+ && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+ENV NODE_ENV=production PORT=8080 DATA_DIR=/data
+
+# Dependencies before the source, so a source change reuses this layer. npm ci refuses a lockfile
+# that lacks other platforms' optional packages; npm install then still keeps the locked versions.
+COPY package.json package-lock.json ./
+RUN (npm ci --omit=dev --no-audit --no-fund || npm install --omit=dev --no-audit --no-fund) \
+ && npm cache clean --force
+COPY . .
+
+# The service runs as the unprivileged `node` user. A mounted volume (Fly's included) comes up owned
+# by root, so the entrypoint starts as root only to hand DATA_DIR to `node`, then drops to it.
+COPY --chmod=755 <<'SH' /usr/local/bin/reelwright-entrypoint
+#!/bin/sh
+set -e
+if [ "$(id -u)" = 0 ]; then
+  mkdir -p "$DATA_DIR"
+  [ "$(stat -c %U "$DATA_DIR")" = node ] || chown -R node:node "$DATA_DIR"
+  HOME=/home/node exec setpriv --reuid=node --regid=node --init-groups -- "$@"
+fi
+exec "$@"
+SH
+RUN mkdir -p /data && chown node:node /data
+
+EXPOSE 8080
+ENTRYPOINT ["/usr/local/bin/reelwright-entrypoint"]
+# Exec form, node as PID 1: SIGTERM reaches the Effect runtime, which interrupts the server and the
+# worker (stopping ffmpeg children) before exiting.
+CMD ["node", "--import", "tsx", "src/main.ts"]

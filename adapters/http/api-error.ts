@@ -1,0 +1,82 @@
+// The one error shape of /v1 and /admin: `{"error":{"code","message","details"}}`, and the status
+// of each domain error. Domain errors know no HTTP; this file is where they meet it.
+import { HttpApiSchema } from "@effect/platform"
+import { Data, Schema } from "effect"
+import type { DomainError } from "../../domain/errors.ts"
+
+export class ApiError extends Data.TaggedError("ApiError")<{
+  readonly status: number
+  readonly code: string
+  readonly message: string
+  readonly details?: unknown
+}> {}
+
+const ErrorBody = Schema.Struct({
+  error: Schema.Struct({
+    code: Schema.String.annotations({ description: "Stable machine-readable code, e.g. `invalid_input`." }),
+    message: Schema.String.annotations({ description: "What is wrong, for a person." }),
+    details: Schema.optional(Schema.Unknown).annotations({
+      description: "For invalid input: `{ field, issues: [{ path, message }] }`."
+    })
+  })
+}).annotations({ identifier: "Error" })
+
+const withStatus = (status: number, description: string) =>
+  Schema.transform(
+    ErrorBody,
+    Schema.declare((u): u is ApiError => u instanceof ApiError && u.status === status),
+    {
+      strict: true,
+      decode: ({ error }) => new ApiError({ status, ...error }),
+      encode: (e) => ({
+        error: { code: e.code, message: e.message, ...(e.details === undefined ? {} : { details: e.details }) }
+      })
+    }
+  ).annotations(HttpApiSchema.annotations({ status, description }))
+
+export const ApiErrors = {
+  400: withStatus(400, "The request is malformed or a field is invalid; `details.field` names it."),
+  401: withStatus(401, "Missing, unknown or revoked token."),
+  402: withStatus(402, "Not enough credits."),
+  403: withStatus(403, "The plan does not allow this."),
+  404: withStatus(404, "No such record in this workspace."),
+  409: withStatus(409, "The record is not in a state that allows this, or the Idempotency-Key was used with another body."),
+  413: withStatus(413, "The upload is over the size limit.")
+} as const
+
+export const STATUS_OF: Readonly<Record<DomainError["_tag"], keyof typeof ApiErrors>> = {
+  InvalidInput: 400,
+  Unauthenticated: 401,
+  InsufficientCredits: 402,
+  PlanForbids: 403,
+  NotFound: 404,
+  Conflict: 409
+}
+
+const CODE_OF: Readonly<Record<DomainError["_tag"], string>> = {
+  InvalidInput: "invalid_input",
+  Unauthenticated: "unauthenticated",
+  InsufficientCredits: "insufficient_credits",
+  PlanForbids: "plan_forbids",
+  NotFound: "not_found",
+  Conflict: "conflict"
+}
+
+export const toApiError = (e: DomainError): ApiError => {
+  switch (e._tag) {
+    case "InvalidInput":
+      return new ApiError({ status: 400, code: CODE_OF[e._tag], message: `${e.field}: ${e.message}`, details: { field: e.field, issues: [{ path: e.field, message: e.message }] } })
+    case "InsufficientCredits":
+      return new ApiError({ status: 402, code: CODE_OF[e._tag], message: e.message, details: { required: e.required, balance: e.balance } })
+    default:
+      return new ApiError({ status: STATUS_OF[e._tag], code: CODE_OF[e._tag], message: e.message })
+  }
+}
+
+export const payloadTooLarge = (limitBytes: number) =>
+  new ApiError({
+    status: 413,
+    code: "payload_too_large",
+    message: `The upload is over the limit of ${Math.round(limitBytes / 1_000_000)} MB.`,
+    details: { limitBytes }
+  })

@@ -1,0 +1,53 @@
+// Bearer authentication for /v1 (a workspace token) and /admin (the operator's admin token).
+import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
+import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { timingSafeEqual } from "node:crypto"
+import { WorkspaceStore } from "../../domain/ports/workspace-store.ts"
+import { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
+import { authenticate } from "../../src/ops/workspaces/authenticate.ts"
+import { ApiError, ApiErrors, toApiError } from "./api-error.ts"
+
+export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("http/Authentication", {
+  provides: CurrentWorkspace,
+  failure: ApiErrors[401],
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
+
+export const AuthenticationLive = Layer.effect(
+  Authentication,
+  Effect.map(WorkspaceStore, (store) =>
+    Authentication.of({
+      bearer: (token) =>
+        authenticate(Redacted.value(token)).pipe(
+          Effect.provideService(WorkspaceStore, store),
+          Effect.mapError(toApiError)
+        )
+    }))
+)
+
+/** The operator's token for /admin; with none configured, /admin answers 401 to everyone. */
+export class AdminToken extends Context.Tag("http/AdminToken")<AdminToken, Option.Option<Redacted.Redacted>>() {
+  static readonly fromEnv = Layer.effect(AdminToken, Config.option(Config.redacted("ADMIN_TOKEN")))
+}
+
+export class AdminAuthentication extends HttpApiMiddleware.Tag<AdminAuthentication>()("http/AdminAuthentication", {
+  failure: ApiErrors[401],
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
+
+const sameSecret = (a: string, b: string): boolean => {
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+export const AdminAuthenticationLive = Layer.effect(
+  AdminAuthentication,
+  Effect.map(AdminToken, (expected) =>
+    AdminAuthentication.of({
+      bearer: (token) =>
+        Option.isSome(expected) && sameSecret(Redacted.value(token), Redacted.value(expected.value))
+          ? Effect.void
+          : Effect.fail(new ApiError({ status: 401, code: "unauthenticated", message: "Admin operations need the operator's ADMIN_TOKEN as a bearer token." }))
+    }))
+)

@@ -1,0 +1,81 @@
+// Binds each endpoint of the derived API to its operation: path and payload become the
+// operation's input, Idempotency-Key wraps creates, domain errors become statuses.
+import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
+import { Effect, type Layer } from "effect"
+import { stat } from "node:fs/promises"
+import { InvalidInput } from "../../domain/errors.ts"
+import { catalogue, type CatalogueServices } from "../../src/catalogue.ts"
+import { withIdempotency } from "../../src/kernel/idempotency.ts"
+import type { AnyOperation } from "../../src/kernel/operation.ts"
+import { createCaptionVideo, startCaptionVideo } from "../../src/ops/caption-video/create-caption-video.ts"
+import { videoCaptions } from "../../src/ops/videos/get-video-captions.ts"
+import { toApiError } from "./api-error.ts"
+import { ReelwrightApi } from "./api.ts"
+import type { AdminAuthentication, Authentication } from "./authentication.ts"
+
+interface EndpointRequest {
+  readonly path?: Record<string, unknown>
+  readonly payload?: Record<string, unknown>
+  readonly headers?: { readonly "idempotency-key"?: string | undefined }
+}
+
+/** A multipart caption request: the upload is moved into storage, then it is the same operation. */
+const uploadRun = (payload: Record<string, unknown>) =>
+  Effect.gen(function*() {
+    const { file, url, ...fields } = payload as {
+      file: { path: string; name: string; contentType: string }
+      url?: string
+      templateId?: number
+      render?: { format: "standard" | "greenscreen"; frameRate: 30 | 60 }
+      webhookUrl?: string
+    }
+    if (url !== undefined) {
+      return yield* new InvalidInput({ field: "url", message: "send either a `file` or a `url`, not both" })
+    }
+    const size = yield* Effect.promise(() => stat(file.path).then((s) => s.size))
+    return {
+      fingerprint: { file: { name: file.name, contentType: file.contentType, size }, ...fields },
+      run: startCaptionVideo({
+        source: { _tag: "Upload", path: file.path, name: file.name, contentType: file.contentType },
+        ...fields
+      })
+    }
+  })
+
+const handlerOf = (op: AnyOperation) => (request: EndpointRequest) =>
+  Effect.gen(function*() {
+    const input = { ...request.path, ...request.payload }
+    const isUpload = op.name === createCaptionVideo.name && request.payload !== undefined && "file" in request.payload
+    const { fingerprint, run } = isUpload
+      ? yield* uploadRun(request.payload!)
+      : { fingerprint: input, run: op.handle(input) as Effect.Effect<unknown, any, any> }
+    const key = request.headers?.["idempotency-key"]
+    return yield* op.idempotent && key !== undefined
+      ? withIdempotency(key, op.name, fingerprint, op.output, run)
+      : run
+  }).pipe(Effect.mapError(toApiError))
+
+const bindAll = (handlers: any, access: AnyOperation["access"]) =>
+  catalogue
+    .filter((op) => op.access === access)
+    .reduce((h, op) => h.handle(op.name, handlerOf(op as AnyOperation)), handlers)
+
+type GroupLayer<Name extends string, Middleware> = Layer.Layer<
+  HttpApiGroup.ApiGroup<"reelwright", Name>,
+  never,
+  CatalogueServices | Middleware
+>
+
+// The groups are bound in a loop over the catalogue, which erases their types: state them here.
+export const VideosGroupLive: GroupLayer<"v1", Authentication> = HttpApiBuilder.group(ReelwrightApi, "v1", (handlers) =>
+  bindAll(handlers, "workspace")
+    .handle("getVideoCaptionsSrt", ({ path }: { path: { id: string } }) =>
+      videoCaptions(path.id).pipe(Effect.map((c) => c.srt), Effect.mapError(toApiError)))
+    .handle("getVideoCaptionsVtt", ({ path }: { path: { id: string } }) =>
+      videoCaptions(path.id).pipe(Effect.map((c) => c.vtt), Effect.mapError(toApiError)))) as GroupLayer<"v1", Authentication>
+
+export const AdminGroupLive: GroupLayer<"admin", AdminAuthentication> = HttpApiBuilder.group(
+  ReelwrightApi,
+  "admin",
+  (handlers) => bindAll(handlers, "admin")
+) as GroupLayer<"admin", AdminAuthentication>

@@ -1,0 +1,61 @@
+// GET /media/:token/:name: stored files behind unguessable links. No header needed (browsers,
+// <video> tags), Range supported, and the link stops working when the file is deleted or expires.
+import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Clock, Effect, Option } from "effect"
+import { BlobStore } from "../../domain/ports/blob-store.ts"
+import { FileStore } from "../../domain/ports/file-store.ts"
+import { parseByteRange } from "./byte-range.ts"
+
+const gone = HttpServerResponse.unsafeJson(
+  { error: { code: "not_found", message: "This media link does not exist, or its file was deleted or expired." } },
+  { status: 404 }
+)
+
+const serveMedia = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const { token } = yield* HttpRouter.params
+  const found = yield* (yield* FileStore).getByToken(token ?? "")
+  const now = yield* Clock.currentTimeMillis
+  if (Option.isNone(found) || found.value.deletedAt !== null || (found.value.expiresAt !== null && found.value.expiresAt <= now)) {
+    return gone
+  }
+  const file = found.value
+  const blobs = yield* BlobStore
+  const size = yield* blobs.size(file.blobKey)
+  const headers = {
+    "accept-ranges": "bytes",
+    "cache-control": "private, max-age=3600",
+    "content-disposition": `inline; filename="${file.name}"`
+  }
+  const range = parseByteRange(request.headers["range"], size)
+  if (range === "invalid") {
+    return HttpServerResponse.empty({ status: 416, headers: { ...headers, "content-range": `bytes */${size}` } })
+  }
+  const part = range === null ? { start: 0, end: size - 1 } : range
+  const partHeaders = {
+    ...headers,
+    ...(range === null ? {} : { "content-range": `bytes ${part.start}-${part.end}/${size}` })
+  }
+  const status = range === null ? 200 : 206
+  const length = part.end - part.start + 1
+  if (request.method === "HEAD") {
+    return HttpServerResponse.empty({
+      status,
+      headers: { ...partHeaders, "content-length": String(length), "content-type": file.contentType }
+    })
+  }
+  return HttpServerResponse.stream(blobs.read(file.blobKey, range ?? undefined), {
+    status,
+    headers: partHeaders,
+    contentType: file.contentType,
+    contentLength: length
+  })
+}).pipe(Effect.withSpan("serveMedia"))
+
+export const MediaRoute = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const handler = Effect.provide(serveMedia, yield* Effect.context<BlobStore | FileStore>())
+    yield* router.get("/media/:token/:name", handler)
+    yield* router.head("/media/:token/:name", handler)
+  })
+)

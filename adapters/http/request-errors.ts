@@ -1,0 +1,95 @@
+// Turns what the HTTP layer rejects before a handler runs into the one error shape: schema
+// failures name the field, malformed JSON is a 400, an upload over the limit is a 413.
+import { HttpApiBuilder, type HttpApiError, type HttpApp, HttpServerRequest } from "@effect/platform"
+import { Cause, Effect, Option } from "effect"
+import { MAX_SOURCE_BYTES } from "../../domain/rules.ts"
+import { ApiError, payloadTooLarge } from "./api-error.ts"
+
+interface Issue {
+  readonly path: string
+  readonly message: string
+}
+
+/**
+ * A union payload (JSON or multipart) reports the issues of both forms. Keep those of the form the
+ * client sent: a JSON body never has `file`, and a form never had to have `url`.
+ */
+const relevant = (issues: ReadonlyArray<Issue>, isForm: boolean): ReadonlyArray<Issue> => {
+  const kept = issues.filter((i) =>
+    !i.message.startsWith("Expected undefined") &&
+    (isForm ? !(i.path === "url" && i.message === "is missing") : i.path !== "file")
+  )
+  return kept.length > 0 ? kept : issues
+}
+
+/** "Expected 30, actual 24" and "Expected 60, actual 24" at one path read as "Expected 30 or 60, actual 24". */
+const summary = (issues: ReadonlyArray<Issue>): string => {
+  const expected = issues.map((i) => /^Expected (.*), actual (.*)$/s.exec(i.message))
+  if (issues.length > 1 && expected.every((m) => m !== null)) {
+    return `Expected ${expected.map((m) => m![1]).join(" or ")}, actual ${expected[0]![2]}`
+  }
+  return issues[0]!.message
+}
+
+const fromDecodeError = (e: HttpApiError.HttpApiDecodeError, isForm: boolean): ApiError => {
+  const all = e.issues.map((i) => ({ path: i.path.length === 0 ? "body" : i.path.map(String).join("."), message: i.message }))
+  const issues = relevant(all, isForm)
+  const field = issues[0]?.path ?? "body"
+  const message = issues.length === 0 ? e.message : summary(issues.filter((i) => i.path === field))
+  return new ApiError({ status: 400, code: "invalid_input", message: `${field}: ${message}`, details: { field, issues } })
+}
+
+const tagOf = (u: unknown): string | undefined =>
+  typeof u === "object" && u !== null && "_tag" in u ? String((u as { _tag: unknown })._tag) : undefined
+
+const reasonOf = (u: unknown): string =>
+  typeof u === "object" && u !== null && "reason" in u ? String((u as { reason: unknown }).reason) : ""
+
+/**
+ * Over a size limit: the platform's FileTooLarge/BodyTooLarge, or the parser's own ReachedLimit,
+ * which arrives wrapped in an InternalError when the platform was writing the upload to disk.
+ */
+const isOverLimit = (u: unknown, depth = 0): boolean =>
+  (tagOf(u) === "MultipartError" && (reasonOf(u) === "FileTooLarge" || reasonOf(u) === "BodyTooLarge")) ||
+  tagOf(u) === "ReachedLimit" ||
+  (depth < 4 && typeof u === "object" && u !== null && "cause" in u && isOverLimit((u as { cause: unknown }).cause, depth + 1))
+
+/** Defects the platform raises for bodies it cannot read, mapped to what the client did wrong. */
+const fromDefect = (defect: unknown): ApiError | undefined => {
+  const tag = tagOf(defect)
+  if (isOverLimit(defect)) return payloadTooLarge(MAX_SOURCE_BYTES)
+  if (tag === "MultipartError") {
+    return new ApiError({
+      status: 400,
+      code: "invalid_input",
+      message: "body: the multipart form data could not be read",
+      details: { field: "body", reason: reasonOf(defect) }
+    })
+  }
+  if (tag === "RequestError" && reasonOf(defect) === "Decode") {
+    return new ApiError({ status: 400, code: "invalid_input", message: "body: the request body is not valid JSON", details: { field: "body" } })
+  }
+  return undefined
+}
+
+/**
+ * Wraps the router inside the API's error encoder, so the ApiError it fails with is encoded like
+ * a handler's. The platform types API middleware as infallible, hence the cast.
+ */
+export const mapRequestErrors = (app: HttpApp.Default): HttpApp.Default =>
+  (app as HttpApp.Default<unknown>).pipe(
+    Effect.catchIf(
+      (e): e is HttpApiError.HttpApiDecodeError => tagOf(e) === "HttpApiDecodeError",
+      (e) =>
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+          Effect.fail(fromDecodeError(e, (request.headers["content-type"] ?? "").includes("multipart/form-data"))))
+    ),
+    Effect.catchAllCause((cause) =>
+      Option.match(Option.flatMapNullable(Cause.dieOption(cause), fromDefect), {
+        onNone: () => Effect.failCause(cause),
+        onSome: Effect.fail
+      })
+    )
+  ) as HttpApp.Default
+
+export const RequestErrorsLive = HttpApiBuilder.middleware(mapRequestErrors)

@@ -1,0 +1,62 @@
+// The HTTP server: the derived API with its docs, the media links, the editor page, and the
+// request guards (size limits before reading a body, errors in one shape).
+import { type HttpApi, HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer, HttpServerRequest, HttpServerResponse, Multipart, type HttpApp } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer, Option } from "effect"
+import { createServer } from "node:http"
+import { MAX_SOURCE_BYTES } from "../../domain/rules.ts"
+import { payloadTooLarge } from "./api-error.ts"
+import { ReelwrightApi } from "./api.ts"
+import { AdminAuthenticationLive, type AdminToken, AuthenticationLive } from "./authentication.ts"
+import type { CatalogueServices } from "../../src/catalogue.ts"
+import { EditorRoute } from "./editor-page.ts"
+import { AdminGroupLive, VideosGroupLive } from "./handlers.ts"
+import { MediaRoute } from "./media-route.ts"
+import { RequestErrorsLive } from "./request-errors.ts"
+
+/** Room for the multipart envelope and text fields around a file at the limit. */
+const FORM_OVERHEAD_BYTES = 1024 * 1024
+const JSON_LIMIT_BYTES = 1024 * 1024
+
+/** Refuses a body whose declared length is over the limit before reading any of it. */
+const limitDeclaredSize = (app: HttpApp.Default): HttpApp.Default =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const declared = Number(request.headers["content-length"] ?? "0")
+    const isForm = (request.headers["content-type"] ?? "").toLowerCase().includes("multipart/form-data")
+    const limit = isForm ? MAX_SOURCE_BYTES + FORM_OVERHEAD_BYTES : JSON_LIMIT_BYTES
+    if (declared > limit) {
+      const error = isForm ? payloadTooLarge(MAX_SOURCE_BYTES) : payloadTooLarge(JSON_LIMIT_BYTES)
+      return HttpServerResponse.unsafeJson(
+        { error: { code: error.code, message: error.message, details: error.details } },
+        { status: 413, headers: { connection: "close" } }
+      )
+    }
+    return yield* app
+  })
+
+const serverMiddleware = (app: HttpApp.Default) =>
+  HttpMiddleware.logger(limitDeclaredSize(Multipart.withLimits(app, { maxFileSize: Option.some(MAX_SOURCE_BYTES) })))
+
+const HealthRoute = HttpApiBuilder.Router.use((router) =>
+  router.get("/health", HttpServerResponse.unsafeJson({ ok: true })))
+
+// The API's groups are derived in a loop, which erases their requirements: state them here.
+export const ApiLive = HttpApiBuilder.api(ReelwrightApi).pipe(
+  Layer.provide([
+    VideosGroupLive.pipe(Layer.provide(AuthenticationLive)),
+    AdminGroupLive.pipe(Layer.provide(AdminAuthenticationLive))
+  ])
+) as Layer.Layer<HttpApi.Api, never, CatalogueServices | AdminToken>
+
+/** Everything served, without the socket: tests and main add the listener. */
+export const HttpAppLive = HttpApiBuilder.serve(serverMiddleware).pipe(
+  Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
+  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+  Layer.provide([MediaRoute, EditorRoute, HealthRoute, RequestErrorsLive]),
+  Layer.provide(ApiLive),
+  HttpServer.withLogAddress
+)
+
+export const HttpServerLive = (port: number) =>
+  HttpAppLive.pipe(Layer.provide(NodeHttpServer.layer(createServer, { port })))

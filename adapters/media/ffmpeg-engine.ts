@@ -1,0 +1,236 @@
+// MediaEngine on the ffmpeg/ffprobe command-line tools (Debian's build: libx264, aac, libass).
+import { spawn } from "node:child_process"
+import { stat } from "node:fs/promises"
+import { Clock, Config, Effect, Layer, Schema } from "effect"
+import { WorkFailed } from "../../domain/errors.ts"
+import { type BurnRequest, MediaEngine, type ProbeResult } from "../../domain/ports/media-engine.ts"
+
+export const DEFAULT_X264_PRESET = "veryfast"
+
+/** The video encoder settings of every render, exported so benchmarks encode exactly the same way. */
+export const x264Args = (preset: string = DEFAULT_X264_PRESET): Array<string> => [
+  "-c:v", "libx264", "-preset", preset, "-crf", "23", "-pix_fmt", "yuv420p"
+]
+
+const AAC_ARGS = ["-c:a", "aac", "-b:a", "128k"]
+const QUIET = ["-nostdin", "-y", "-hide_banner", "-v", "error"]
+const STDERR_TAIL_CHARS = 16_000
+
+interface ToolResult {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/**
+ * Runs a tool to its exit. Interrupting the fiber kills the process, so a cancelled job stops its
+ * encode. stdout goes to `onLine` line by line when given, otherwise it is collected.
+ */
+const spawnTool = (binary: string, args: ReadonlyArray<string>, onLine?: (line: string) => void) =>
+  Effect.async<ToolResult>((resume) => {
+    const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] })
+    let stdout = ""
+    let pending = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8")
+    child.stderr.setEncoding("utf8")
+    child.stdout.on("data", (chunk: string) => {
+      if (onLine === undefined) {
+        stdout += chunk
+        return
+      }
+      const lines = (pending + chunk).split("\n")
+      pending = lines.pop() ?? ""
+      lines.forEach(onLine)
+    })
+    child.stderr.on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS)
+    })
+    child.on("error", (error) => resume(Effect.die(new Error(`Could not run ${binary}: ${error.message}`))))
+    child.on("close", (code) => {
+      if (pending !== "" && onLine !== undefined) onLine(pending)
+      resume(Effect.succeed({ code, stdout, stderr }))
+    })
+    return Effect.sync(() => {
+      child.kill("SIGKILL")
+    })
+  })
+
+/** The last lines of stderr that say something (ffmpeg's closing "Conversion failed!" says nothing). */
+const lastError = (stderr: string, path?: string): string => {
+  const lines = stderr
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && line !== "Conversion failed!")
+    .slice(-3)
+    .map((line) => (path !== undefined && line.startsWith(`${path}: `) ? line.slice(path.length + 2) : line))
+  const text = lines.join(" / ")
+  return text === "" ? "no error output" : text.slice(0, 600)
+}
+
+const FfprobeStream = Schema.Struct({
+  codec_type: Schema.optional(Schema.String),
+  width: Schema.optional(Schema.Number),
+  height: Schema.optional(Schema.Number),
+  avg_frame_rate: Schema.optional(Schema.String),
+  r_frame_rate: Schema.optional(Schema.String),
+  duration: Schema.optional(Schema.String),
+  disposition: Schema.optional(Schema.Struct({ attached_pic: Schema.optional(Schema.Number) })),
+  tags: Schema.optional(Schema.Struct({ rotate: Schema.optional(Schema.String) })),
+  side_data_list: Schema.optional(Schema.Array(Schema.Struct({ rotation: Schema.optional(Schema.Number) })))
+})
+type FfprobeStream = typeof FfprobeStream.Type
+
+const FfprobeOutput = Schema.parseJson(
+  Schema.Struct({
+    streams: Schema.optionalWith(Schema.Array(FfprobeStream), { default: () => [] }),
+    format: Schema.optional(Schema.Struct({ duration: Schema.optional(Schema.String) }))
+  })
+)
+
+const seconds = (value: string | undefined): number | undefined => {
+  const n = value === undefined ? NaN : Number(value)
+  return Number.isFinite(n) && n >= 0 ? n : undefined
+}
+
+/** "30000/1001" -> 29.97; "0/0" (unknown) -> undefined. */
+const rate = (value: string | undefined): number | undefined => {
+  const [num, den] = (value ?? "").split("/").map(Number)
+  if (num === undefined || den === undefined || !Number.isFinite(num) || !Number.isFinite(den) || den === 0 || num <= 0) {
+    return undefined
+  }
+  return Math.round((num / den) * 1000) / 1000
+}
+
+const rotation = (stream: FfprobeStream): number =>
+  stream.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? Number(stream.tags?.rotate ?? 0)
+
+/** H.264 in yuv420p needs even dimensions. */
+const even = (n: number): number => Math.max(2, Math.floor(n / 2) * 2)
+
+/**
+ * A path as one value of a filter option: quoted for the option parser, then every character the
+ * filter-graph parser treats specially is backslash-escaped (the two levels of ffmpeg-filters "Notes on
+ * filtergraph escaping").
+ */
+const filterPath = (path: string): string =>
+  `'${path.replace(/'/g, "'\\''")}'`.replace(/[\\'[\],;]/g, (c) => `\\${c}`)
+
+export const FfmpegEngineLive = Layer.effect(
+  MediaEngine,
+  Effect.gen(function* () {
+    const ffmpeg = yield* Config.string("FFMPEG_PATH").pipe(Config.withDefault("ffmpeg"))
+    const ffprobe = yield* Config.string("FFPROBE_PATH").pipe(Config.withDefault("ffprobe"))
+    const preset = yield* Config.string("X264_PRESET").pipe(Config.withDefault(DEFAULT_X264_PRESET))
+
+    const run = (binary: string, args: ReadonlyArray<string>, onLine?: (line: string) => void) =>
+      Effect.gen(function* () {
+        const started = yield* Clock.currentTimeMillis
+        const result = yield* spawnTool(binary, args, onLine)
+        const ended = yield* Clock.currentTimeMillis
+        yield* Effect.logDebug(`${binary} exited with ${result.code}`).pipe(
+          Effect.annotateLogs({ tool: binary, seconds: (ended - started) / 1000, args: args.join(" ") })
+        )
+        return result
+      })
+
+    const probe = (path: string) =>
+      Effect.gen(function* () {
+        const result = yield* run(ffprobe, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path])
+        const notMedia = (reason: string) =>
+          new WorkFailed({ message: `The source is not a media file ffprobe can read: ${reason}` })
+        if (result.code !== 0) return yield* notMedia(lastError(result.stderr, path))
+        const out = yield* Schema.decodeUnknown(FfprobeOutput)(result.stdout).pipe(Effect.orDie)
+        const video = out.streams.find((s) => s.codec_type === "video" && s.disposition?.attached_pic !== 1)
+        const hasAudio = out.streams.some((s) => s.codec_type === "audio")
+        if (video === undefined && !hasAudio) return yield* notMedia("it has no video or audio stream")
+        const { size } = yield* Effect.promise(() => stat(path))
+        const turned = video !== undefined && Math.abs(Math.round(rotation(video))) % 180 === 90
+        const width = video?.width ?? 0
+        const height = video?.height ?? 0
+        const facts: ProbeResult = {
+          bytes: size,
+          durationSeconds:
+            seconds(out.format?.duration) ??
+            Math.max(0, ...out.streams.map((s) => seconds(s.duration) ?? 0)),
+          width: turned ? height : width,
+          height: turned ? width : height,
+          frameRate: video === undefined ? 0 : (rate(video.avg_frame_rate) ?? rate(video.r_frame_rate) ?? 0),
+          hasVideo: video !== undefined,
+          hasAudio
+        }
+        return facts
+      }).pipe(Effect.withSpan("FfmpegEngine.probe", { attributes: { path } }))
+
+    const extractAudio = (input: string, outputWav: string) =>
+      Effect.gen(function* () {
+        const result = yield* run(ffmpeg, [
+          ...QUIET, "-i", input, "-map", "0:a:0", "-ac", "1", "-ar", "16000", "-c:a", "pcm_s16le", "-f", "wav", outputWav
+        ])
+        if (result.code === 0) return
+        const reason = lastError(result.stderr, input)
+        return yield* new WorkFailed({
+          message: reason.includes("matches no streams")
+            ? "The source has no audio track to transcribe."
+            : `Extracting the audio failed: ${reason}`
+        })
+      }).pipe(Effect.withSpan("FfmpegEngine.extractAudio", { attributes: { input } }))
+
+    const burnCaptions = (request: BurnRequest) =>
+      Effect.gen(function* () {
+        const { durationSeconds } = yield* probe(request.input)
+        const picture = [`scale=${even(request.width)}:${even(request.height)}`, "setsar=1", `fps=${request.frameRate}`]
+        // Greenscreen keeps the source's timing (and audio) and only paints its picture over.
+        if (request.format === "greenscreen") picture.push("drawbox=x=0:y=0:w=iw:h=ih:color=0x00FF00:t=fill")
+        picture.push(`ass=filename=${filterPath(request.assPath)}`)
+        const onProgress = request.onProgress
+        const onLine = (line: string) => {
+          if (onProgress === undefined) return
+          const [key, value] = line.trim().split("=")
+          if (key === "progress" && value === "end") onProgress(1)
+          else if (key === "out_time_us" && durationSeconds > 0) {
+            const us = Number(value)
+            if (Number.isFinite(us)) onProgress(Math.min(1, Math.max(0, us / 1e6 / durationSeconds)))
+          }
+        }
+        const result = yield* run(
+          ffmpeg,
+          [
+            ...QUIET, "-nostats", "-progress", "pipe:1",
+            "-i", request.input,
+            "-filter_complex", `[0:v:0]${picture.join(",")}[v]`,
+            "-map", "[v]", "-map", "0:a:0?",
+            ...x264Args(preset), ...AAC_ARGS,
+            "-movflags", "+faststart",
+            request.output
+          ],
+          onLine
+        )
+        if (result.code !== 0) {
+          return yield* new WorkFailed({ message: `Burning the captions failed: ${lastError(result.stderr, request.input)}` })
+        }
+      }).pipe(
+        Effect.withSpan("FfmpegEngine.burnCaptions", {
+          attributes: { input: request.input, format: request.format, frameRate: request.frameRate }
+        })
+      )
+
+    const thumbnail = (input: string, outputJpg: string, atSeconds: number) =>
+      Effect.gen(function* () {
+        const { durationSeconds } = yield* probe(input)
+        // Seeking to the very end finds no frame, so stay a little inside the video.
+        const at = Math.min(Math.max(0, atSeconds), Math.max(0, durationSeconds - 0.25))
+        const result = yield* run(ffmpeg, [
+          ...QUIET, "-ss", at.toFixed(3), "-i", input,
+          "-frames:v", "1", "-vf", "scale=w=min(720\\,iw):h=-2", "-q:v", "3", "-update", "1", outputJpg
+        ])
+        if (result.code !== 0) {
+          return yield* new WorkFailed({ message: `Making the thumbnail failed: ${lastError(result.stderr, input)}` })
+        }
+        const written = yield* Effect.promise(() => stat(outputJpg).then((s) => s.size, () => 0))
+        if (written === 0) return yield* new WorkFailed({ message: `The video has no frame at ${at.toFixed(2)} s for a thumbnail.` })
+      }).pipe(Effect.withSpan("FfmpegEngine.thumbnail", { attributes: { input, atSeconds } }))
+
+    return MediaEngine.of({ probe, extractAudio, burnCaptions, thumbnail })
+  })
+)

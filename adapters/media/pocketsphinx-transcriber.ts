@@ -1,0 +1,236 @@
+// Offline speech recognition with Debian's pocketsphinx (`pocketsphinx_continuous -time yes`).
+// It runs at about 5x real time on one core, so long audio is cut at quiet points into chunks that
+// run in parallel, one per core, and the chunks' word times are shifted by where each chunk starts.
+import { Config, Effect, Layer } from "effect"
+import { spawn } from "node:child_process"
+import { createReadStream } from "node:fs"
+import { open } from "node:fs/promises"
+import { availableParallelism } from "node:os"
+import type { TimedWord } from "../../domain/captions.ts"
+import { WorkFailed } from "../../domain/errors.ts"
+import { Transcriber, type TranscriberShape } from "../../domain/ports/transcriber.ts"
+
+export interface PocketsphinxOptions {
+  readonly binary: string
+  /** How many recognisers run at once. */
+  readonly parallelism: number
+  /** Chunks are never shorter than this (a recogniser needs some audio to adapt to the voice)... */
+  readonly minChunkSeconds: number
+  /** ...and not longer than this, so work spreads evenly over the cores. */
+  readonly maxChunkSeconds: number
+}
+
+const SAMPLE_RATE = 16_000
+/** 10 ms of samples: pocketsphinx's own frame. */
+const FRAME = 160
+/** A cut goes in the middle of the quietest 200 ms near its target. */
+const QUIET_FRAMES = 20
+const SEARCH_SECONDS = 5
+
+const NOT_INSTALLED =
+  "Speech recognition is not installed: install pocketsphinx (apt-get install pocketsphinx pocketsphinx-en-us), " +
+  "set POCKETSPHINX_PATH to pocketsphinx_continuous, or choose another engine with TRANSCRIBER=whisper or TRANSCRIBER=openai."
+
+/** Noise and silence markers, not words: <s>, </s>, <sil>, [NOISE], ++BREATH++. */
+const FILLER = /^(<.*>|\[.*\]|\+\+.*\+\+)$/
+
+/** Parses pocketsphinx's `word start end prob` lines, shifting times by `offset` seconds. */
+export const parsePocketsphinxWords = (stdout: string, offset = 0): Array<TimedWord> =>
+  stdout
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .filter((parts) => parts.length === 4 && parts.slice(1).every((n) => Number.isFinite(Number(n))))
+    .filter(([word]) => !FILLER.test(word!))
+    .map(([word, start, end]) => ({
+      // "(2)" marks the dictionary's second pronunciation; the recogniser's lowercase "i" is the pronoun.
+      text: word!.replace(/\(\d+\)$/, "").replace(/^i(?='|$)/, "I"),
+      start: roundMs(offset + Number(start)),
+      end: roundMs(offset + Number(end))
+    }))
+
+const roundMs = (seconds: number): number => Math.round(seconds * 1000) / 1000
+
+interface PcmLayout {
+  readonly dataOffset: number
+  readonly samples: number
+}
+
+const malformed = (path: string, what: string) => Effect.die(new Error(`${path} is not a 16 kHz mono 16-bit WAV: ${what}`))
+
+/** Finds the samples in a RIFF file and checks they are what pocketsphinx's acoustic model expects. */
+const readLayout = (path: string) =>
+  Effect.acquireUseRelease(
+    Effect.promise(() => open(path)),
+    (file) =>
+      Effect.gen(function*() {
+        const size = (yield* Effect.promise(() => file.stat())).size
+        const read = (position: number, length: number) =>
+          Effect.promise(async () => {
+            const buffer = Buffer.alloc(length)
+            const { bytesRead } = await file.read(buffer, 0, length, position)
+            return buffer.subarray(0, bytesRead)
+          })
+        const riff = yield* read(0, 12)
+        if (riff.toString("latin1", 0, 4) !== "RIFF" || riff.toString("latin1", 8, 12) !== "WAVE") {
+          return yield* malformed(path, "no RIFF/WAVE header")
+        }
+        let position = 12
+        let formatChecked = false
+        while (position + 8 <= size) {
+          const header = yield* read(position, 8)
+          const id = header.toString("latin1", 0, 4)
+          const length = header.readUInt32LE(4)
+          if (id === "fmt ") {
+            const fmt = yield* read(position + 8, 16)
+            const [format, channels, rate, bits] = [fmt.readUInt16LE(0), fmt.readUInt16LE(2), fmt.readUInt32LE(4), fmt.readUInt16LE(14)]
+            if (format !== 1 || channels !== 1 || rate !== SAMPLE_RATE || bits !== 16) {
+              return yield* malformed(path, `format ${format}, ${channels} channels, ${rate} Hz, ${bits} bits`)
+            }
+            formatChecked = true
+          } else if (id === "data") {
+            if (!formatChecked) return yield* malformed(path, "no fmt chunk before the data")
+            // A WAV written to a pipe may carry a placeholder length; the file's end is the truth.
+            const bytes = Math.min(length, size - position - 8)
+            return { dataOffset: position + 8, samples: Math.floor(bytes / 2) } satisfies PcmLayout
+          }
+          position += 8 + length + (length % 2)
+        }
+        return yield* malformed(path, "no data chunk")
+      }),
+    (file) => Effect.promise(() => file.close())
+  )
+
+const chunkCount = (samples: number, options: PocketsphinxOptions): number => {
+  const seconds = samples / SAMPLE_RATE
+  const wanted = Math.max(options.parallelism, Math.ceil(seconds / options.maxChunkSeconds))
+  return Math.max(1, Math.min(Math.floor(seconds / options.minChunkSeconds), wanted))
+}
+
+/** The sample in the middle of the quietest stretch within a few seconds of `target`. */
+const quietestNear = (path: string, layout: PcmLayout, target: number, radius: number) =>
+  Effect.promise(async () => {
+    const from = Math.max(0, target - radius)
+    const to = Math.min(layout.samples, target + radius)
+    const buffer = Buffer.alloc((to - from) * 2)
+    const file = await open(path)
+    try {
+      await file.read(buffer, 0, buffer.length, layout.dataOffset + from * 2)
+    } finally {
+      await file.close()
+    }
+    const frames = Math.floor((to - from) / FRAME)
+    const energy = new Float64Array(frames)
+    for (let f = 0; f < frames; f++) {
+      for (let s = f * FRAME; s < (f + 1) * FRAME; s++) energy[f]! += buffer.readInt16LE(s * 2) ** 2
+    }
+    let best = Math.max(0, Math.floor((target - from) / FRAME) - QUIET_FRAMES / 2)
+    let bestSum = Infinity
+    let sum = 0
+    for (let f = 0; f < frames; f++) {
+      sum += energy[f]!
+      if (f >= QUIET_FRAMES) sum -= energy[f - QUIET_FRAMES]!
+      if (f >= QUIET_FRAMES - 1 && sum < bestSum) {
+        bestSum = sum
+        best = f - QUIET_FRAMES + 1
+      }
+    }
+    return from + (best + QUIET_FRAMES / 2) * FRAME
+  })
+
+/** Sample ranges that cover the audio, cut in quiet places. */
+const chunksOf = (path: string, layout: PcmLayout, options: PocketsphinxOptions) =>
+  Effect.gen(function*() {
+    const count = chunkCount(layout.samples, options)
+    const length = layout.samples / count
+    const radius = Math.min(SEARCH_SECONDS * SAMPLE_RATE, Math.floor(length / 4))
+    const cuts = yield* Effect.forEach(
+      Array.from({ length: count - 1 }, (_, i) => Math.round((i + 1) * length)),
+      (target) => quietestNear(path, layout, target, radius)
+    )
+    const bounds = [0, ...cuts, layout.samples]
+    return bounds.slice(1).map((end, i) => ({ start: bounds[i]!, end })).filter((chunk) => chunk.end > chunk.start)
+  })
+
+/** Feeds one range of samples to pocketsphinx as raw PCM on its standard input. */
+const recognise = (binary: string, path: string, layout: PcmLayout, chunk: { start: number; end: number }) =>
+  Effect.async<string, WorkFailed>((resume) => {
+    let done = false
+    const finish = (result: Effect.Effect<string, WorkFailed>) => {
+      if (!done) {
+        done = true
+        resume(result)
+      }
+    }
+    const child = spawn(binary, ["-infile", "/dev/stdin", "-time", "yes", "-logfn", "/dev/null"], {
+      stdio: ["pipe", "pipe", "pipe"]
+    })
+    const audio = createReadStream(path, {
+      start: layout.dataOffset + chunk.start * 2,
+      end: layout.dataOffset + chunk.end * 2 - 1
+    })
+    // A recogniser that dies early closes its input; its exit status reports the failure.
+    child.stdin.on("error", () => audio.destroy())
+    audio.on("error", (e) => finish(Effect.die(e)))
+    audio.pipe(child.stdin)
+    let out = ""
+    let err = ""
+    child.stdout.on("data", (piece: Buffer) => (out += piece.toString()))
+    child.stderr.on("data", (piece: Buffer) => (err += piece.toString()))
+    child.on("error", (e: NodeJS.ErrnoException) => {
+      audio.destroy()
+      finish(
+        e.code === "ENOENT"
+          ? Effect.fail(new WorkFailed({ message: NOT_INSTALLED }))
+          : Effect.die(e)
+      )
+    })
+    child.on("close", (code) =>
+      finish(
+        code === 0
+          ? Effect.succeed(out)
+          : Effect.fail(
+            new WorkFailed({
+              message: `Speech recognition failed (pocketsphinx exited with ${code}): ${
+                err.trim().split("\n").slice(-2).join(" ") || "check that pocketsphinx-en-us is installed"
+              }`
+            })
+          )
+      ))
+    return Effect.sync(() => {
+      audio.destroy()
+      child.kill("SIGKILL")
+    })
+  })
+
+export const makePocketsphinxTranscriber = (options: PocketsphinxOptions): TranscriberShape =>
+  Transcriber.of({
+    name: "pocketsphinx",
+    transcribe: (wavPath) =>
+      Effect.gen(function*() {
+        const layout = yield* readLayout(wavPath)
+        const chunks = yield* chunksOf(wavPath, layout, options)
+        const words = yield* Effect.forEach(
+          chunks,
+          (chunk) =>
+            recognise(options.binary, wavPath, layout, chunk).pipe(
+              Effect.map((stdout) => parsePocketsphinxWords(stdout, chunk.start / SAMPLE_RATE))
+            ),
+          { concurrency: options.parallelism }
+        )
+        return words.flat()
+      }).pipe(Effect.withSpan("PocketsphinxTranscriber.transcribe"))
+  })
+
+export const PocketsphinxTranscriberLive = Layer.effect(
+  Transcriber,
+  Effect.map(
+    Config.string("POCKETSPHINX_PATH").pipe(Config.withDefault("pocketsphinx_continuous")),
+    (binary) =>
+      makePocketsphinxTranscriber({
+        binary,
+        parallelism: availableParallelism(),
+        minChunkSeconds: 60,
+        maxChunkSeconds: 300
+      })
+  )
+)

@@ -1,0 +1,108 @@
+// The in-memory database behind every memory store, and its Transactor.
+import { Context, Effect, Exit, FiberRef, Layer, Ref } from "effect"
+import type { TimedWord } from "../../domain/captions.ts"
+import type { StoredFile } from "../../domain/ports/file-store.ts"
+import type { StoredResponse } from "../../domain/ports/idempotency-store.ts"
+import type { Job } from "../../domain/ports/job-queue.ts"
+import type { LedgerEntry } from "../../domain/ports/ledger.ts"
+import type { DeliveryAttempt, OutboxEvent } from "../../domain/ports/outbox.ts"
+import type { SavedTemplate } from "../../domain/ports/template-store.ts"
+import { Transactor } from "../../domain/ports/transactor.ts"
+import type { ApiToken, Workspace } from "../../domain/ports/workspace-store.ts"
+import type { VideoRecord } from "../../domain/video.ts"
+
+/** Every table, immutable: a transaction's snapshot is just the value it started from. Maps keep insertion order. */
+export interface Tables {
+  readonly workspaces: ReadonlyMap<string, Workspace>
+  readonly tokens: ReadonlyMap<string, ApiToken>
+  readonly videos: ReadonlyMap<string, VideoRecord>
+  readonly words: ReadonlyMap<string, ReadonlyArray<TimedWord>>
+  readonly templates: ReadonlyMap<number, SavedTemplate>
+  readonly lastTemplateId: number
+  readonly ledger: ReadonlyArray<LedgerEntry>
+  readonly jobs: ReadonlyMap<string, Job>
+  readonly events: ReadonlyMap<string, OutboxEvent>
+  readonly deliveryAttempts: ReadonlyArray<DeliveryAttempt>
+  /** Keyed by `responseKey(workspaceId, key)`. */
+  readonly responses: ReadonlyMap<string, StoredResponse>
+  readonly files: ReadonlyMap<string, StoredFile>
+}
+
+const emptyTables: Tables = {
+  workspaces: new Map(),
+  tokens: new Map(),
+  videos: new Map(),
+  words: new Map(),
+  templates: new Map(),
+  lastTemplateId: 0,
+  ledger: [],
+  jobs: new Map(),
+  events: new Map(),
+  deliveryAttempts: [],
+  responses: new Map(),
+  files: new Map()
+}
+
+/** A copy of `map` with `key` set; an existing key keeps its position. */
+export const withRow = <K, V>(map: ReadonlyMap<K, V>, key: K, value: V): ReadonlyMap<K, V> =>
+  new Map(map).set(key, value)
+
+/** A copy of `map` with the row at `key` changed by `f`; a missing row stays missing. */
+export const updateRow = <K, V>(map: ReadonlyMap<K, V>, key: K, f: (row: V) => V): ReadonlyMap<K, V> => {
+  const row = map.get(key)
+  return row === undefined ? map : withRow(map, key, f(row))
+}
+
+export interface MemoryDatabaseShape {
+  /** Reads the tables; waits while another fiber's transaction runs, so uncommitted writes are never seen. */
+  readonly read: <A>(f: (tables: Tables) => A) => Effect.Effect<A>
+  /** Replaces the tables with `f`'s second value and returns its first, as one step. */
+  readonly modify: <A>(f: (tables: Tables) => readonly [A, Tables]) => Effect.Effect<A>
+  readonly write: (f: (tables: Tables) => Tables) => Effect.Effect<void>
+  /** Runs `self` holding the database alone; if it fails or is interrupted, its writes are undone. */
+  readonly atomically: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+}
+export class MemoryDatabase extends Context.Tag("MemoryDatabase")<MemoryDatabase, MemoryDatabaseShape>() {}
+
+/** A fresh, empty database per build. */
+export const MemoryDatabaseLive = Layer.scoped(
+  MemoryDatabase,
+  Effect.gen(function*() {
+    const state = yield* Ref.make(emptyTables)
+    const mutex = yield* Effect.makeSemaphore(1)
+    // Set while a fiber holds the mutex, so its own nested calls do not wait for themselves. Fibers forked
+    // inside a transaction inherit it and act as part of that transaction, as they would share its connection.
+    const holding = yield* FiberRef.make(false)
+
+    const exclusive = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      Effect.flatMap(
+        FiberRef.get(holding),
+        (held) => held ? self : mutex.withPermits(1)(Effect.locally(self, holding, true))
+      )
+
+    const modify = <A>(f: (tables: Tables) => readonly [A, Tables]): Effect.Effect<A> =>
+      exclusive(Ref.modify(state, f))
+
+    return MemoryDatabase.of({
+      read: (f) => exclusive(Effect.map(Ref.get(state), f)),
+      modify,
+      write: (f) => modify((tables) => [undefined, f(tables)]),
+      // Nested calls restore only their own writes, like a savepoint.
+      atomically: (self) =>
+        exclusive(
+          Effect.flatMap(
+            Ref.get(state),
+            (snapshot) => Effect.onExit(self, (exit) => Exit.isSuccess(exit) ? Effect.void : Ref.set(state, snapshot))
+          )
+        )
+    })
+  })
+)
+
+export const MemoryTransactorLive = Layer.effect(
+  Transactor,
+  Effect.map(MemoryDatabase, (db) =>
+    Transactor.of({
+      atomically: (self) => db.atomically(self).pipe(Effect.withSpan("MemoryTransactor.atomically"))
+    }))
+)

@@ -1,0 +1,26 @@
+// FileStore over the in-memory database.
+import { Effect, Layer, Option } from "effect"
+import { FileStore } from "../../domain/ports/file-store.ts"
+import { MemoryDatabase, updateRow, withRow } from "./memory-database.ts"
+
+export const MemoryFileStoreLive = Layer.effect(
+  FileStore,
+  Effect.map(MemoryDatabase, (db) =>
+    FileStore.of({
+      insert: (file) =>
+        db.write((t) => ({ ...t, files: withRow(t.files, file.id, file) })).pipe(
+          Effect.withSpan("MemoryFileStore.insert")
+        ),
+      get: (id) => db.read((t) => Option.fromNullable(t.files.get(id))).pipe(Effect.withSpan("MemoryFileStore.get")),
+      getByToken: (token) =>
+        db.read((t) => Option.fromNullable([...t.files.values()].find((f) => f.token === token))).pipe(
+          Effect.withSpan("MemoryFileStore.getByToken")
+        ),
+      // The first deletion time stands.
+      markDeleted: (id, at) =>
+        db.write((t) => ({
+          ...t,
+          files: updateRow(t.files, id, (f) => f.deletedAt === null ? { ...f, deletedAt: at } : f)
+        })).pipe(Effect.withSpan("MemoryFileStore.markDeleted"))
+    }))
+)

@@ -1,0 +1,100 @@
+// JobQueue over the in-memory database; time comes from Clock, so TestClock drives due times and leases.
+import { randomUUID } from "node:crypto"
+import { Clock, Effect, Layer, Option } from "effect"
+import { type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
+import { MemoryDatabase, type Tables, updateRow, withRow } from "./memory-database.ts"
+
+/** The first instant `claim` may take the job, or undefined when it never will as things stand. */
+const claimableFrom = (job: Job): number | undefined => {
+  if (job.status === "queued") return job.runAt
+  // A lease is expired once `lockedUntil < now`.
+  if (job.status === "running" && job.lockedUntil !== null) return job.lockedUntil + 1
+  return undefined
+}
+
+/** The due job of the lane with the smallest runAt; ties go to the one enqueued first. */
+const dueJob = (t: Tables, lane: Lane, now: number): Job | undefined => {
+  let best: Job | undefined
+  for (const job of t.jobs.values()) {
+    const from = claimableFrom(job)
+    if (job.lane === lane && from !== undefined && from <= now && (best === undefined || job.runAt < best.runAt)) {
+      best = job
+    }
+  }
+  return best
+}
+
+export const MemoryJobQueueLive = Layer.effect(
+  JobQueue,
+  Effect.map(MemoryDatabase, (db) => {
+    const change = (id: string, f: (job: Job) => Job) => db.write((t) => ({ ...t, jobs: updateRow(t.jobs, id, f) }))
+
+    return JobQueue.of({
+      enqueue: (input) =>
+        db.modify((t): readonly [Option.Option<Job>, Tables] => {
+          if (input.dedupeKey !== null && [...t.jobs.values()].some((job) => job.dedupeKey === input.dedupeKey)) {
+            return [Option.none(), t]
+          }
+          const job: Job = {
+            id: randomUUID(),
+            lane: input.lane,
+            kind: input.kind,
+            payload: input.payload,
+            runAt: input.runAt,
+            attempts: 0,
+            status: "queued",
+            lockedUntil: null,
+            dedupeKey: input.dedupeKey,
+            lastError: null
+          }
+          return [Option.some(job), { ...t, jobs: withRow(t.jobs, job.id, job) }]
+        }).pipe(Effect.withSpan("MemoryJobQueue.enqueue")),
+      claim: (lane, leaseMs) =>
+        Clock.currentTimeMillis.pipe(
+          Effect.flatMap((now) =>
+            db.modify((t): readonly [Option.Option<Job>, Tables] => {
+              const due = dueJob(t, lane, now)
+              if (due === undefined) return [Option.none(), t]
+              const claimed: Job = {
+                ...due,
+                status: "running",
+                attempts: due.attempts + 1,
+                lockedUntil: now + leaseMs
+              }
+              return [Option.some(claimed), { ...t, jobs: withRow(t.jobs, claimed.id, claimed) }]
+            })
+          ),
+          Effect.withSpan("MemoryJobQueue.claim")
+        ),
+      extendLease: (id, leaseMs) =>
+        Clock.currentTimeMillis.pipe(
+          Effect.flatMap((now) =>
+            change(id, (job) => job.status === "running" ? { ...job, lockedUntil: now + leaseMs } : job)
+          ),
+          Effect.withSpan("MemoryJobQueue.extendLease")
+        ),
+      complete: (id) =>
+        change(id, (job) => ({ ...job, status: "done", lockedUntil: null })).pipe(
+          Effect.withSpan("MemoryJobQueue.complete")
+        ),
+      retry: (id, runAt, error) =>
+        change(id, (job) => ({ ...job, status: "queued", runAt, lockedUntil: null, lastError: error })).pipe(
+          Effect.withSpan("MemoryJobQueue.retry")
+        ),
+      kill: (id, error) =>
+        change(id, (job) => ({ ...job, status: "dead", lockedUntil: null, lastError: error })).pipe(
+          Effect.withSpan("MemoryJobQueue.kill")
+        ),
+      get: (id) => db.read((t) => Option.fromNullable(t.jobs.get(id))).pipe(Effect.withSpan("MemoryJobQueue.get")),
+      nextRunAt: (lane) =>
+        db.read((t) => {
+          let next: number | undefined
+          for (const job of t.jobs.values()) {
+            const from = claimableFrom(job)
+            if (job.lane === lane && from !== undefined && (next === undefined || from < next)) next = from
+          }
+          return Option.fromNullable(next)
+        }).pipe(Effect.withSpan("MemoryJobQueue.nextRunAt"))
+    })
+  })
+)

@@ -1,0 +1,24 @@
+// Every store port and the Transactor in memory, sharing one database.
+import { Layer } from "effect"
+import { MemoryDatabaseLive, MemoryTransactorLive } from "./memory-database.ts"
+import { MemoryFileStoreLive } from "./memory-file-store.ts"
+import { MemoryIdempotencyStoreLive } from "./memory-idempotency-store.ts"
+import { MemoryJobQueueLive } from "./memory-job-queue.ts"
+import { MemoryLedgerLive } from "./memory-ledger.ts"
+import { MemoryOutboxLive } from "./memory-outbox.ts"
+import { MemoryTemplateStoreLive } from "./memory-template-store.ts"
+import { MemoryVideoStoreLive } from "./memory-video-store.ts"
+import { MemoryWorkspaceStoreLive } from "./memory-workspace-store.ts"
+
+/** Each build gets its own empty database. */
+export const MemoryStoresLive = Layer.mergeAll(
+  MemoryTransactorLive,
+  MemoryWorkspaceStoreLive,
+  MemoryVideoStoreLive,
+  MemoryTemplateStoreLive,
+  MemoryLedgerLive,
+  MemoryJobQueueLive,
+  MemoryOutboxLive,
+  MemoryIdempotencyStoreLive,
+  MemoryFileStoreLive
+).pipe(Layer.provide(MemoryDatabaseLive))

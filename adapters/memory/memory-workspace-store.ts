@@ -1,0 +1,37 @@
+// WorkspaceStore over the in-memory database.
+import { Effect, Layer, Option } from "effect"
+import { WorkspaceStore } from "../../domain/ports/workspace-store.ts"
+import { MemoryDatabase, updateRow, withRow } from "./memory-database.ts"
+
+export const MemoryWorkspaceStoreLive = Layer.effect(
+  WorkspaceStore,
+  Effect.map(MemoryDatabase, (db) =>
+    WorkspaceStore.of({
+      insert: (workspace) =>
+        db.write((t) => ({ ...t, workspaces: withRow(t.workspaces, workspace.id, workspace) })).pipe(
+          Effect.withSpan("MemoryWorkspaceStore.insert")
+        ),
+      get: (id) =>
+        db.read((t) => Option.fromNullable(t.workspaces.get(id))).pipe(Effect.withSpan("MemoryWorkspaceStore.get")),
+      update: (workspace) =>
+        db.write((t) => ({ ...t, workspaces: updateRow(t.workspaces, workspace.id, () => workspace) })).pipe(
+          Effect.withSpan("MemoryWorkspaceStore.update")
+        ),
+      insertToken: (token) =>
+        db.write((t) => ({ ...t, tokens: withRow(t.tokens, token.id, token) })).pipe(
+          Effect.withSpan("MemoryWorkspaceStore.insertToken")
+        ),
+      findTokenByHash: (hash) =>
+        db.read((t) => Option.fromNullable([...t.tokens.values()].find((token) => token.hash === hash))).pipe(
+          Effect.withSpan("MemoryWorkspaceStore.findTokenByHash")
+        ),
+      getToken: (id) =>
+        db.read((t) => Option.fromNullable(t.tokens.get(id))).pipe(Effect.withSpan("MemoryWorkspaceStore.getToken")),
+      // The first revocation time stands.
+      revokeToken: (id, at) =>
+        db.write((t) => ({
+          ...t,
+          tokens: updateRow(t.tokens, id, (token) => token.revokedAt === null ? { ...token, revokedAt: at } : token)
+        })).pipe(Effect.withSpan("MemoryWorkspaceStore.revokeToken"))
+    }))
+)

@@ -1,0 +1,82 @@
+// BlobStore on the local disk: each key is a file under the root directory.
+import { randomUUID } from "node:crypto"
+import { createReadStream } from "node:fs"
+import * as fs from "node:fs/promises"
+import { dirname, join, resolve } from "node:path"
+import { NodeStream } from "@effect/platform-node"
+import { Effect, Layer, Stream } from "effect"
+import { BlobStore } from "../../domain/ports/blob-store.ts"
+
+const errorCode = (error: unknown): unknown =>
+  typeof error === "object" && error !== null && "code" in error ? error.code : undefined
+
+/** Moves a file. Across devices, where rename fails, it copies to a temporary name so no reader sees half a file. */
+const moveFile = async (from: string, to: string): Promise<void> => {
+  try {
+    await fs.rename(from, to)
+  } catch (error) {
+    if (errorCode(error) !== "EXDEV") throw error
+    const partial = `${to}.${randomUUID()}.part`
+    try {
+      await fs.copyFile(from, partial)
+      await fs.rename(partial, to)
+    } finally {
+      await fs.rm(partial, { force: true })
+    }
+    await fs.rm(from, { force: true })
+  }
+}
+
+export const FsBlobStoreLive = (rootDir: string): Layer.Layer<BlobStore> =>
+  Layer.effect(
+    BlobStore,
+    Effect.gen(function*() {
+      const root = resolve(rootDir)
+      yield* Effect.promise(() => fs.mkdir(root, { recursive: true }))
+
+      // Keys are `/`-separated names; anything that could point outside the root is a bug in the caller.
+      const pathOf = (key: string): Effect.Effect<string> => {
+        const segments = key.split("/")
+        return /[\\\0]/.test(key) || segments.some((s) => s === "" || s === "." || s === "..")
+          ? Effect.dieMessage(`FsBlobStore: refused key ${JSON.stringify(key)}`)
+          : Effect.succeed(join(root, ...segments))
+      }
+
+      const onDisk = <A>(key: string, f: (path: string) => Promise<A>): Effect.Effect<A> =>
+        Effect.flatMap(pathOf(key), (path) => Effect.tryPromise(() => f(path))).pipe(Effect.orDie)
+
+      return BlobStore.of({
+        putFile: (key, localPath) =>
+          onDisk(key, async (path) => {
+            await fs.mkdir(dirname(path), { recursive: true })
+            await moveFile(localPath, path)
+            return { bytes: (await fs.stat(path)).size }
+          }).pipe(Effect.withSpan("FsBlobStore.putFile")),
+        getFile: (key, localPath) =>
+          onDisk(key, async (path) => {
+            await fs.mkdir(dirname(localPath), { recursive: true })
+            await fs.copyFile(path, localPath)
+          }).pipe(Effect.withSpan("FsBlobStore.getFile")),
+        size: (key) =>
+          onDisk(key, async (path) => (await fs.stat(path)).size).pipe(Effect.withSpan("FsBlobStore.size")),
+        read: (key, range) =>
+          Stream.unwrap(
+            Effect.gen(function*() {
+              const path = yield* pathOf(key)
+              const valid = range === undefined ||
+                (Number.isSafeInteger(range.start) && Number.isSafeInteger(range.end) && 0 <= range.start &&
+                  range.start <= range.end)
+              if (!valid) {
+                return yield* Effect.dieMessage(`FsBlobStore: invalid range ${JSON.stringify(range)}`)
+              }
+              return NodeStream.fromReadable<unknown>(
+                () => createReadStream(path, range === undefined ? {} : { start: range.start, end: range.end }),
+                (error) => error
+              )
+            })
+          ).pipe(Stream.orDie, Stream.withSpan("FsBlobStore.read")),
+        // A missing blob is already removed.
+        remove: (key) => onDisk(key, (path) => fs.rm(path, { force: true })).pipe(Effect.withSpan("FsBlobStore.remove"))
+      })
+    })
+  )

@@ -1,0 +1,30 @@
+// Delivers one webhook POST through the outbound client: https only, body discarded, redirects not followed.
+import { Effect, Layer } from "effect"
+import { type DeliveryOutcome, WebhookTransport } from "../../domain/ports/webhook-transport.ts"
+import { OutboundClient } from "../outbound/outbound-client.ts"
+
+const isHttps = (url: string): boolean => {
+  try {
+    return new URL(url).protocol === "https:"
+  } catch {
+    return false
+  }
+}
+
+export const HttpsWebhookTransportLive = Layer.effect(
+  WebhookTransport,
+  Effect.map(OutboundClient, (client) =>
+    WebhookTransport.of({
+      post: ({ body, headers, timeoutMs, url }) =>
+        (isHttps(url)
+          ? client.request(url, { method: "POST", headers, body, timeoutMs, maxBytes: 0 }).pipe(
+              // A 3xx is returned as is: the domain counts it as a failure, its Location is never visited.
+              Effect.map((response): DeliveryOutcome => ({ _tag: "Answered", status: response.status })),
+              // Failure messages name the host only: the URL's path and query are the receiver's secret.
+              Effect.catchAll((failure) => Effect.succeed<DeliveryOutcome>({ _tag: "Unreachable", error: failure.message }))
+            )
+          : Effect.succeed<DeliveryOutcome>({ _tag: "Unreachable", error: "webhook URLs must be https" })
+        ).pipe(Effect.withSpan("HttpsWebhookTransport.post"))
+    })
+  )
+)

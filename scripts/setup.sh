@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Sets up a Debian/Ubuntu machine to run Reelwright: the media tools from apt (only those missing),
+# then the npm dependencies. Safe to run again: a second run installs nothing new.
+#
+#   bash scripts/setup.sh [--dry-run] [--with-postgres]
+#
+#   --dry-run        print what would be installed and run, change nothing
+#   --with-postgres  also install the PostgreSQL server when it is missing
+#
+# apt's output goes to a log file ($SETUP_LOG, default a temporary file) and is printed only when apt fails.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+dry_run=0
+with_postgres=0
+for arg in "$@"; do
+  case "$arg" in
+    --dry-run) dry_run=1 ;;
+    --with-postgres) with_postgres=1 ;;
+    -h | --help) sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "setup: unknown option $arg (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+say() { echo "setup: $*"; }
+fail() { echo "setup: ERROR: $*" >&2; exit 1; }
+
+has_command() { command -v "$1" >/dev/null 2>&1; }
+
+# Runs an apt command with its output in $apt_log; shows that log only when the command fails.
+apt_step() {
+  if ! "$@" >>"$apt_log" 2>&1 </dev/null; then
+    echo "setup: ERROR: '$*' failed. Its log ($apt_log):" >&2
+    cat "$apt_log" >&2
+    exit 1
+  fi
+}
+
+# Each Debian package with what proves it is present: commands it installs, or files for data packages.
+# A package is installed only when one of its probes is missing.
+packages=(
+  "ffmpeg            cmd:ffmpeg cmd:ffprobe"
+  "pocketsphinx      cmd:pocketsphinx_continuous|cmd:pocketsphinx"
+  "pocketsphinx-en-us  path:/usr/share/pocketsphinx/model/en-us"
+  "festival          cmd:festival cmd:text2wave"
+  "festvox-us-slt-hts  path:/usr/share/festival/voices/us/cmu_us_slt_arctic_hts"
+  "fonts-dejavu-core   path:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+  "fonts-noto-color-emoji  path:/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
+  "openssl           cmd:openssl"
+)
+if [ "$with_postgres" = 1 ]; then
+  # pg_ctlcluster comes from postgresql-common; the server binary from postgresql-NN.
+  packages+=("postgresql  cmd:pg_ctlcluster glob:/usr/lib/postgresql/*/bin/postgres")
+fi
+
+# A probe is "kind:target", with "|" between alternatives (any one is enough).
+probe_ok() {
+  local alternative alternatives
+  IFS='|' read -r -a alternatives <<<"$1"
+  for alternative in "${alternatives[@]}"; do
+    case "$alternative" in
+      cmd:*) has_command "${alternative#cmd:}" && return 0 ;;
+      path:*) [ -e "${alternative#path:}" ] && return 0 ;;
+      glob:*) compgen -G "${alternative#glob:}" >/dev/null && return 0 ;;
+    esac
+  done
+  return 1
+}
+
+missing=()
+for entry in "${packages[@]}"; do
+  read -r -a fields <<<"$entry"
+  name="${fields[0]}"
+  for probe in "${fields[@]:1}"; do
+    if ! probe_ok "$probe"; then
+      missing+=("$name")
+      break
+    fi
+  done
+done
+
+# Node comes first in the README's requirements; Debian's own nodejs is too old, so it is not installed here.
+has_command node || fail "Node.js 20 or newer is required: install it (https://nodejs.org, nvm or NodeSource), then run this again."
+has_command npm || fail "npm is missing: it ships with Node.js; reinstall Node.js 20 or newer."
+node_major="$(node -p 'process.versions.node.split(".")[0]')"
+[ "$node_major" -ge 20 ] || fail "Node.js $(node -v) is too old: Reelwright needs Node.js 20 or newer."
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  say "system packages: all present"
+else
+  say "system packages to install: ${missing[*]}"
+  has_command apt-get || fail "apt-get not found: install these packages with your system's package manager: ${missing[*]}"
+  if [ "$(id -u)" = 0 ]; then
+    as_root=()
+  elif has_command sudo; then
+    as_root=(sudo)
+  else
+    fail "installing ${missing[*]} needs root: run this as root or install sudo."
+  fi
+  apt_update=("${as_root[@]}" apt-get update)
+  apt_install=("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}")
+  if [ "$dry_run" = 1 ]; then
+    say "would run: ${apt_update[*]}"
+    say "would run: ${apt_install[*]}"
+  else
+    apt_log="${SETUP_LOG:-$(mktemp -t reelwright-setup-apt.XXXXXX)}"
+    say "running apt-get update and apt-get install (log: $apt_log)"
+    apt_step "${apt_update[@]}"
+    apt_step "${apt_install[@]}"
+    say "system packages installed"
+  fi
+fi
+
+# npm ci installs exactly what the lockfile pins. It refuses a lockfile that lacks entries for other platforms'
+# optional packages (as one written against a registry mirror that lacks them does); npm install then still
+# keeps the locked versions. Without a lockfile there is nothing to pin to.
+npm_flags=(--no-audit --no-fund)
+if [ "$dry_run" = 1 ]; then
+  if [ -f package-lock.json ]; then
+    say "would run: npm ci ${npm_flags[*]} (npm install ${npm_flags[*]} if npm ci refuses the lockfile)"
+  else
+    say "would run: npm install ${npm_flags[*]}"
+  fi
+elif [ -f package-lock.json ]; then
+  say "running npm ci ${npm_flags[*]}"
+  npm_log="$(mktemp -t reelwright-setup-npm.XXXXXX)"
+  if npm ci "${npm_flags[@]}" </dev/null >"$npm_log" 2>&1; then
+    cat "$npm_log"
+  elif grep -q "code EUSAGE" "$npm_log"; then
+    say "npm ci refused package-lock.json as out of sync with package.json (details: $npm_log); running npm install ${npm_flags[*]}"
+    npm install "${npm_flags[@]}" </dev/null || fail "'npm install' failed (see the npm output above)."
+  else
+    cat "$npm_log" >&2
+    fail "'npm ci' failed (output above)."
+  fi
+else
+  say "no package-lock.json: running npm install ${npm_flags[*]}"
+  npm install "${npm_flags[@]}" </dev/null || fail "'npm install' failed (see the npm output above)."
+fi
+if [ "$dry_run" = 1 ]; then
+  say "dry run: nothing was changed"
+else
+  say "done. Start the service with: npm start"
+fi

@@ -1,0 +1,39 @@
+// Every operation the service offers. HTTP routes, MCP tools and CLI verbs are derived from this list.
+import type { CurrentWorkspace } from "./kernel/current-workspace.ts"
+import type { Operation } from "./kernel/operation.ts"
+import { createCaptionTemplate } from "./ops/caption-templates/create-caption-template.ts"
+import { deleteCaptionTemplate } from "./ops/caption-templates/delete-caption-template.ts"
+import { listCaptionTemplates } from "./ops/caption-templates/list-caption-templates.ts"
+import { updateCaptionTemplate } from "./ops/caption-templates/update-caption-template.ts"
+import { createCaptionVideo } from "./ops/caption-video/create-caption-video.ts"
+import { renderVideoOperation } from "./ops/render/render-video.ts"
+import { getVideoCaptions } from "./ops/videos/get-video-captions.ts"
+import { getVideo } from "./ops/videos/get-video.ts"
+import { listVideos } from "./ops/videos/list-videos.ts"
+import { createWorkspace } from "./ops/workspaces/create-workspace.ts"
+import { issueToken } from "./ops/workspaces/issue-token.ts"
+import { revokeToken } from "./ops/workspaces/revoke-token.ts"
+import { setWebhookSecret } from "./ops/workspaces/set-webhook-secret.ts"
+
+export const catalogue = [
+  createCaptionVideo,
+  getVideo,
+  listVideos,
+  getVideoCaptions,
+  renderVideoOperation,
+  listCaptionTemplates,
+  createCaptionTemplate,
+  updateCaptionTemplate,
+  deleteCaptionTemplate,
+  createWorkspace,
+  issueToken,
+  revokeToken,
+  setWebhookSecret
+] as const
+
+export type CatalogueOperation = (typeof catalogue)[number]
+
+type ServicesOf<Op> = Op extends Operation<any, any, any, any, any, any, infer R> ? R : never
+
+/** What the operations need from the adapters (the workspace itself comes from authentication). */
+export type CatalogueServices = Exclude<ServicesOf<CatalogueOperation>, CurrentWorkspace>

@@ -1,0 +1,102 @@
+// Claims jobs lane by lane and runs the handler registered for each kind, renewing the lease while
+// it runs. A handler decides its own retries (webhooks follow the domain schedule); a crash is
+// retried a few times with a short backoff, then the job goes dead and its handler cleans up.
+import { Clock, Duration, Effect, Fiber, Option, Schedule } from "effect"
+import { type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
+
+export type JobOutcome =
+  | { readonly _tag: "Done" }
+  | { readonly _tag: "RetryAt"; readonly at: number; readonly error: string }
+  | { readonly _tag: "Dead"; readonly error: string }
+
+export const Done: JobOutcome = { _tag: "Done" }
+
+export interface JobHandler<R> {
+  readonly kind: string
+  readonly lane: Lane
+  readonly run: (job: Job) => Effect.Effect<JobOutcome, never, R>
+  /** Called once when the job goes dead after crashing too often. */
+  readonly onDead: (job: Job, error: string) => Effect.Effect<void, never, R>
+}
+
+export const LEASE_MS = 60_000
+export const MAX_CRASHES = 3
+const CRASH_BACKOFF_MS = 5_000
+
+export interface JobRunnerOptions {
+  readonly pollInterval: Duration.DurationInput
+  readonly concurrency: Readonly<Record<Lane, number>>
+}
+
+export const makeJobRunner = <R>(handlers: ReadonlyArray<JobHandler<R>>) => {
+  const byKind = new Map(handlers.map((h) => [h.kind, h]))
+
+  const execute = (job: Job) =>
+    Effect.gen(function*() {
+      const queue = yield* JobQueue
+      const handler = byKind.get(job.kind)
+      if (handler === undefined) {
+        yield* queue.kill(job.id, `no handler for job kind ${job.kind}`)
+        return
+      }
+      const renew = yield* queue.extendLease(job.id, LEASE_MS).pipe(
+        Effect.repeat(Schedule.spaced(Duration.millis(LEASE_MS / 3))),
+        Effect.delay(Duration.millis(LEASE_MS / 3)),
+        Effect.forkScoped
+      )
+      const started = yield* Clock.currentTimeMillis
+      const outcome = yield* handler.run(job).pipe(Effect.sandbox, Effect.either)
+      yield* Fiber.interrupt(renew)
+      const ended = yield* Clock.currentTimeMillis
+      const annotations = { jobId: job.id, kind: job.kind, attempt: job.attempts, durationMs: ended - started }
+      if (outcome._tag === "Left") {
+        const error = String(outcome.left).slice(0, 2000)
+        yield* Effect.logError("job crashed", outcome.left).pipe(Effect.annotateLogs(annotations))
+        if (job.attempts >= MAX_CRASHES) {
+          yield* queue.kill(job.id, error)
+          yield* handler.onDead(job, error)
+        } else {
+          yield* queue.retry(job.id, ended + CRASH_BACKOFF_MS * job.attempts, error)
+        }
+        return
+      }
+      const result = outcome.right
+      yield* Effect.logInfo(`job ${result._tag}`).pipe(Effect.annotateLogs(annotations))
+      switch (result._tag) {
+        case "Done":
+          return yield* queue.complete(job.id)
+        case "RetryAt":
+          return yield* queue.retry(job.id, result.at, result.error)
+        case "Dead":
+          return yield* queue.kill(job.id, result.error)
+      }
+    }).pipe(Effect.scoped, Effect.withSpan("JobRunner.execute", { attributes: { kind: job.kind } }))
+
+  /** Claims and runs one due job of the lane; false when none was due. */
+  const runOnce = (lane: Lane) =>
+    Effect.flatMap(JobQueue, (queue) => queue.claim(lane, LEASE_MS)).pipe(
+      Effect.flatMap(Option.match({
+        onNone: () => Effect.succeed(false),
+        onSome: (job) => Effect.as(execute(job), true)
+      }))
+    )
+
+  /** Runs due jobs until none is left (tests step the worker with this). */
+  const drain = (lane: Lane) => runOnce(lane).pipe(Effect.repeat({ while: (ran) => ran }), Effect.asVoid)
+
+  /** The worker: `concurrency` loops per lane, each sleeping `pollInterval` when idle. */
+  const run = (options: JobRunnerOptions) => {
+    const loop = (lane: Lane) =>
+      runOnce(lane).pipe(
+        Effect.flatMap((ran) => (ran ? Effect.void : Effect.sleep(options.pollInterval))),
+        Effect.forever
+      )
+    const lanes = Object.entries(options.concurrency) as Array<[Lane, number]>
+    return Effect.all(
+      lanes.flatMap(([lane, n]) => Array.from({ length: n }, () => loop(lane))),
+      { concurrency: "unbounded", discard: true }
+    )
+  }
+
+  return { runOnce, drain, run }
+}

@@ -1,0 +1,62 @@
+// An operation is declared once: its input and output schemas, its errors, its handler, and the
+// surfaces that expose it (HTTP route, MCP tool, CLI verb). Every surface is derived from this.
+import type { Effect, Schema } from "effect"
+import type { DomainError } from "../../domain/errors.ts"
+import type { CurrentWorkspace } from "./current-workspace.ts"
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE"
+
+export type ErrorTag = DomainError["_tag"]
+
+export interface HttpSurface {
+  readonly method: HttpMethod
+  /** Path under the base URL, with `:param` segments taken from `path` fields of the input. */
+  readonly path: `/${string}`
+}
+
+export interface Operation<
+  Name extends string,
+  Path extends Schema.Struct.Fields,
+  Payload extends Schema.Struct.Fields,
+  Out,
+  OutEncoded,
+  E extends DomainError,
+  R
+> {
+  readonly name: Name
+  readonly summary: string
+  readonly description: string
+  /** Input fields that travel in the URL path over HTTP. */
+  readonly path: Schema.Struct<Path>
+  /** The other input fields: a JSON body, or the query string for GET. */
+  readonly payload: Schema.Struct<Payload>
+  readonly output: Schema.Schema<Out, OutEncoded>
+  readonly errors: ReadonlyArray<E["_tag"]>
+  readonly http: HttpSurface
+  /**
+   * Who may call it: a workspace's token, or the operator's admin token. Admin operations are never
+   * tools and never reachable with a workspace token.
+   */
+  readonly access: "workspace" | "admin"
+  /** MCP tool name, when the operation is a tool (admin operations never are). */
+  readonly tool: string | null
+  /** CLI verb, when the CLI offers it. */
+  readonly cli: string | null
+  /** Whether a create may be retried safely with an `Idempotency-Key`. */
+  readonly idempotent: boolean
+  readonly handle: (
+    input: Schema.Struct.Type<Path> & Schema.Struct.Type<Payload>
+  ) => Effect.Effect<Out, E, R | CurrentWorkspace>
+}
+
+export type AnyOperation = Operation<string, any, any, any, any, any, any>
+
+export const operation = <
+  const Name extends string,
+  Path extends Schema.Struct.Fields,
+  Payload extends Schema.Struct.Fields,
+  Out,
+  OutEncoded,
+  E extends DomainError,
+  R
+>(op: Operation<Name, Path, Payload, Out, OutEncoded, E, R>): Operation<Name, Path, Payload, Out, OutEncoded, E, R> => op

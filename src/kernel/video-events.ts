@@ -1,0 +1,114 @@
+// Applies one domain event to a stored video and carries out the effects the state machine asks
+// for, all in one transaction: the record, its webhook event, its refund and its next job land together.
+import { Clock, Effect, Either, Option } from "effect"
+import { WorkFailed } from "../../domain/errors.ts"
+import { FileStore } from "../../domain/ports/file-store.ts"
+import { JobQueue } from "../../domain/ports/job-queue.ts"
+import { Ledger } from "../../domain/ports/ledger.ts"
+import { Outbox } from "../../domain/ports/outbox.ts"
+import { Transactor } from "../../domain/ports/transactor.ts"
+import { VideoStore } from "../../domain/ports/video-store.ts"
+import { transition, type VideoEffect, type VideoEvent, type VideoRecord } from "../../domain/video.ts"
+import { presentVideo } from "../ops/videos/present-video.ts"
+import { DELIVER_WEBHOOK, RENDER_VIDEO } from "./job-kinds.ts"
+import { newId } from "./secrets.ts"
+import { ServiceConfig } from "./service-config.ts"
+
+export type VideoEventServices = VideoStore | JobQueue | Ledger | Outbox | FileStore | ServiceConfig | Transactor
+
+const carryOut = (video: VideoRecord, effect: VideoEffect) =>
+  Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    switch (effect._tag) {
+      case "Emit": {
+        const outbox = yield* Outbox
+        if (video.webhookUrl === null) return
+        const snapshot = yield* presentVideo(video)
+        const added = yield* outbox.add({
+          id: newId(),
+          workspaceId: video.workspaceId,
+          name: effect.event,
+          subjectId: video.id,
+          dedupeKey: `${effect.event.split(".")[0]}:${effect.dedupeKey}`,
+          payload: { video: snapshot },
+          url: video.webhookUrl,
+          createdAt: new Date(now).toISOString(),
+          state: "pending"
+        })
+        if (Option.isSome(added)) {
+          yield* (yield* JobQueue).enqueue({
+            lane: "webhooks",
+            kind: DELIVER_WEBHOOK,
+            payload: { eventId: added.value.id },
+            runAt: now,
+            dedupeKey: `deliver:${added.value.id}`
+          })
+        }
+        return
+      }
+      case "RefundWork": {
+        const ledger = yield* Ledger
+        const entries = yield* ledger.entriesForWork(effect.workKey)
+        for (const charge of entries.filter((e) => e.amount < 0)) {
+          yield* ledger.post({
+            id: newId(),
+            workspaceId: charge.workspaceId,
+            key: `${charge.key}:refund`,
+            amount: -charge.amount,
+            reason: `refund: ${charge.reason}`,
+            workKey: charge.workKey,
+            videoId: charge.videoId,
+            at: new Date(now).toISOString()
+          }).pipe(Effect.orDie)
+        }
+        return
+      }
+      case "StartRender": {
+        yield* (yield* JobQueue).enqueue({
+          lane: "media",
+          kind: RENDER_VIDEO,
+          payload: { videoId: video.id, workKey: effect.workKey, options: effect.options },
+          runAt: now,
+          dedupeKey: `render:${effect.workKey}`
+        })
+        return
+      }
+    }
+  })
+
+/**
+ * Loads the video, applies the event and stores the result with its effects. An illegal
+ * transition is a defect: the caller asked for something the state machine forbids.
+ */
+export const applyVideoEvent = (
+  videoId: string,
+  event: (at: string) => VideoEvent
+): Effect.Effect<VideoRecord, never, VideoEventServices> =>
+  Effect.gen(function*() {
+    const videos = yield* VideoStore
+    const current = yield* videos.getById(videoId).pipe(
+      Effect.flatMap(Option.match({
+        onNone: () => Effect.dieMessage(`video ${videoId} vanished`),
+        onSome: Effect.succeed
+      }))
+    )
+    const at = new Date(yield* Clock.currentTimeMillis).toISOString()
+    const result = transition(current, event(at))
+    if (Either.isLeft(result)) return yield* Effect.die(result.left)
+    const { video, effects } = result.right
+    yield* videos.update(video)
+    for (const effect of effects) yield* carryOut(video, effect)
+    return video
+  }).pipe(
+    (self) => Effect.flatMap(Transactor, (tx) => tx.atomically(self)),
+    Effect.withSpan("applyVideoEvent", { attributes: { videoId } })
+  )
+
+/** Ends the running work of a video as failed, unless it already ended (a retried job finding it terminal). */
+export const failVideo = (videoId: string, failure: WorkFailed) =>
+  Effect.gen(function*() {
+    const video = yield* (yield* VideoStore).getById(videoId)
+    const running = Option.exists(video, (v) => v.status === "processing" || v.export?.status === "rendering")
+    if (!running) return
+    yield* applyVideoEvent(videoId, (at) => ({ _tag: "Failed", error: failure.message, at }))
+  })

@@ -1,0 +1,116 @@
+// POST /v1/caption-videos, tool create_caption_video: records the video and queues its
+// generation in one transaction, then answers at once with status `processing`.
+import { Clock, Effect, Schema } from "effect"
+import { canRender } from "../../../domain/plans.ts"
+import { PlanForbids } from "../../../domain/errors.ts"
+import { BlobStore } from "../../../domain/ports/blob-store.ts"
+import { FileStore } from "../../../domain/ports/file-store.ts"
+import { JobQueue } from "../../../domain/ports/job-queue.ts"
+import { Transactor } from "../../../domain/ports/transactor.ts"
+import { VideoStore } from "../../../domain/ports/video-store.ts"
+import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
+import { RenderOptions, SourceUrl, TemplateId, WebhookUrl } from "../../../domain/rules.ts"
+import { newCaptionVideo, Status, VideoId } from "../../../domain/video.ts"
+import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
+import { GENERATE_CAPTIONS } from "../../kernel/job-kinds.ts"
+import { editorUrl } from "../../kernel/links.ts"
+import { operation } from "../../kernel/operation.ts"
+import { newId, randomToken } from "../../kernel/secrets.ts"
+import { ServiceConfig } from "../../kernel/service-config.ts"
+import { resolveTemplate } from "../caption-templates/resolve-template.ts"
+import { storeFile } from "../media/store-file.ts"
+
+export const CaptionVideoFields = {
+  templateId: Schema.optional(TemplateId),
+  render: Schema.optional(RenderOptions).annotations({
+    description:
+      "Export the mp4 as soon as captions are timed. `{}` takes the defaults. Left out: the video completes as an editable project without an mp4; call the render operation later."
+  }),
+  webhookUrl: Schema.optional(WebhookUrl)
+}
+
+export const CreatedVideo = Schema.Struct({
+  id: VideoId,
+  status: Status,
+  render: Schema.Boolean,
+  createdAt: Schema.String,
+  editorUrl: Schema.String
+}).annotations({ identifier: "CreatedVideo" })
+
+export type CaptionSource =
+  | { readonly _tag: "Url"; readonly url: string }
+  | { readonly _tag: "Upload"; readonly path: string; readonly name: string; readonly contentType: string }
+
+export interface CaptionVideoRequest {
+  readonly source: CaptionSource
+  readonly templateId?: number | undefined
+  readonly render?: RenderOptions | undefined
+  readonly webhookUrl?: string | undefined
+}
+
+/** Shared by the JSON operation and the HTTP-only multipart upload. */
+export const startCaptionVideo = (request: CaptionVideoRequest) =>
+  Effect.gen(function*() {
+    const workspace = yield* CurrentWorkspace
+    const template = yield* resolveTemplate(workspace, request.templateId)
+    if (request.render !== undefined && !canRender(workspace.plan, workspace.byok)) {
+      return yield* new PlanForbids({
+        plan: workspace.plan,
+        message: "Rendering an mp4 needs a paid plan (or BYOK). Leave out `render` to get an editable project."
+      })
+    }
+    const { baseUrl } = yield* ServiceConfig
+    const at = new Date(yield* Clock.currentTimeMillis).toISOString()
+    const source = request.source._tag === "Url"
+      ? { url: request.source.url }
+      : { fileId: (yield* storeFile(workspace, request.source)).id }
+    const video = newCaptionVideo({
+      id: newId(),
+      workspaceId: workspace.id,
+      templateId: template.id,
+      renderOptions: request.render ?? null,
+      webhookUrl: request.webhookUrl ?? null,
+      editorToken: randomToken("ed_"),
+      source,
+      at
+    })
+    const tx = yield* Transactor
+    yield* tx.atomically(Effect.gen(function*() {
+      yield* (yield* VideoStore).insert(video)
+      yield* (yield* WorkspaceStore).update({ ...workspace, lastTemplateId: template.id })
+      yield* (yield* JobQueue).enqueue({
+        lane: "media",
+        kind: GENERATE_CAPTIONS,
+        payload: { videoId: video.id },
+        runAt: Date.parse(at),
+        dedupeKey: `generate:${video.id}`
+      })
+    }))
+    yield* Effect.logInfo("caption video created").pipe(Effect.annotateLogs({ videoId: video.id }))
+    return {
+      id: video.id,
+      status: video.status,
+      render: video.render,
+      createdAt: video.createdAt,
+      editorUrl: editorUrl(baseUrl, video.editorToken)
+    }
+  }).pipe(Effect.withSpan("createCaptionVideo"))
+
+export type CaptionVideoServices = BlobStore | FileStore | JobQueue | Transactor | VideoStore | WorkspaceStore
+
+export const createCaptionVideo = operation({
+  name: "createCaptionVideo",
+  summary: "Caption a video",
+  description:
+    "Transcribes a spoken video and burns captions in. Send JSON with `url`, or multipart form data with `file` (text fields: `templateId` as a number string, `render` as a JSON string). Exactly one of file and url. At most 500 MB and 2 hours. Returns at once with status `processing`; poll GET /v1/videos/{id} or pass `webhookUrl`.",
+  path: Schema.Struct({}),
+  payload: Schema.Struct({ url: SourceUrl, ...CaptionVideoFields }),
+  output: CreatedVideo,
+  errors: ["InvalidInput", "PlanForbids"],
+  http: { method: "POST", path: "/v1/caption-videos" },
+  access: "workspace",
+  tool: "create_caption_video",
+  cli: "caption",
+  idempotent: true,
+  handle: ({ url, ...rest }) => startCaptionVideo({ source: { _tag: "Url", url }, ...rest })
+})

@@ -1,0 +1,143 @@
+// The caption pipeline up to timed captions: fetch and store the source, probe it, extract the
+// audio, transcribe, save the words. Each step is recorded in the video's `step`, and each is
+// safe to run again when a crashed job is retried.
+import { Effect, Option, Schema } from "effect"
+import { InsufficientCredits, WorkFailed } from "../../../domain/errors.ts"
+import { BlobStore } from "../../../domain/ports/blob-store.ts"
+import { FileStore } from "../../../domain/ports/file-store.ts"
+import type { Job } from "../../../domain/ports/job-queue.ts"
+import { Ledger } from "../../../domain/ports/ledger.ts"
+import { MediaEngine } from "../../../domain/ports/media-engine.ts"
+import { SourceFetcher } from "../../../domain/ports/source-fetcher.ts"
+import { Transcriber } from "../../../domain/ports/transcriber.ts"
+import { VideoStore } from "../../../domain/ports/video-store.ts"
+import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
+import { captionCredits } from "../../../domain/pricing.ts"
+import { checkSource, MAX_SOURCE_BYTES } from "../../../domain/rules.ts"
+import { type Step, type VideoRecord, workKey } from "../../../domain/video.ts"
+import { Done, type JobHandler } from "../../kernel/job-runner.ts"
+import { GENERATE_CAPTIONS } from "../../kernel/job-kinds.ts"
+import { nowIso } from "../../kernel/now.ts"
+import { newId } from "../../kernel/secrets.ts"
+import type { ServiceConfig } from "../../kernel/service-config.ts"
+import { applyVideoEvent, failVideo, type VideoEventServices } from "../../kernel/video-events.ts"
+import { storeFile } from "../media/store-file.ts"
+import { localSource, withScratchDir } from "../media/scratch.ts"
+
+const Payload = Schema.Struct({ videoId: Schema.String })
+
+const SOURCE_TIMEOUT_MS = 30 * 60 * 1000
+
+/** Records the step, runs it, and logs how long it took. */
+export const step = <A, E, R>(videoId: string, name: Step, work: Effect.Effect<A, E, R>) =>
+  applyVideoEvent(videoId, (at) => ({ _tag: "StepStarted", step: name, at })).pipe(
+    Effect.zipRight(work),
+    Effect.timed,
+    Effect.tap(([duration]) =>
+      Effect.logInfo(`step ${name} done`).pipe(Effect.annotateLogs({ videoId, step: name, duration }))
+    ),
+    Effect.map(([, a]) => a),
+    Effect.withSpan(`step.${name}`, { attributes: { videoId } })
+  )
+
+const ensureStoredSource = (video: VideoRecord, dir: string) =>
+  Effect.gen(function*() {
+    if (video.sourceFileId !== null || video.sourceUrl === null) return
+    const url = video.sourceUrl
+    const path = `${dir}/download`
+    const { contentType } = yield* (yield* SourceFetcher).download(url, path, {
+      maxBytes: MAX_SOURCE_BYTES,
+      timeoutMs: SOURCE_TIMEOUT_MS
+    })
+    const workspace = yield* (yield* WorkspaceStore).get(video.workspaceId).pipe(Effect.map(Option.getOrThrow))
+    const name = decodeURIComponent(new URL(url).pathname.split("/").pop() || "source")
+    const file = yield* storeFile(workspace, { path, name, contentType: contentType ?? "application/octet-stream" })
+    yield* applyVideoEvent(video.id, (at) => ({ _tag: "SourceStored", fileId: file.id, at }))
+  })
+
+const chargeCaptions = (video: VideoRecord, seconds: number) =>
+  Effect.gen(function*() {
+    const credits = captionCredits(seconds)
+    yield* (yield* Ledger).post({
+      id: newId(),
+      workspaceId: video.workspaceId,
+      key: `${workKey(video)}:captions`,
+      amount: -credits,
+      reason: "captions",
+      workKey: workKey(video),
+      videoId: video.id,
+      at: yield* nowIso
+    })
+  }).pipe(
+    Effect.catchTag("InsufficientCredits", (e: InsufficientCredits) =>
+      new WorkFailed({
+        message: `Timing captions needs ${e.required} credits; the workspace has ${e.balance}. Top up credits and create the video again.`
+      })
+    )
+  )
+
+export const generateCaptions = (videoId: string) =>
+  withScratchDir(videoId, (dir) =>
+    Effect.gen(function*() {
+      const videos = yield* VideoStore
+      const load = videos.getById(videoId).pipe(Effect.map(Option.getOrThrow))
+      const initial = yield* load
+      if (initial.status !== "processing" || initial.generated) return
+      yield* step(videoId, "fetching_source", ensureStoredSource(initial, dir))
+      const video = yield* load
+      const media = yield* MediaEngine
+      const sourcePath = yield* localSource(video, dir)
+      const facts = yield* step(videoId, "probing", media.probe(sourcePath))
+      const verdict = checkSource(facts)
+      if (!verdict.ok) return yield* new WorkFailed({ message: verdict.reason })
+      yield* applyVideoEvent(videoId, (at) => ({
+        _tag: "SourceProbed",
+        facts: { durationSeconds: facts.durationSeconds, width: facts.width, height: facts.height },
+        at
+      }))
+      const wav = `${dir}/audio.wav`
+      yield* step(videoId, "extracting_audio", media.extractAudio(sourcePath, wav))
+      const words = yield* step(
+        videoId,
+        "transcribing",
+        chargeCaptions(video, facts.durationSeconds).pipe(Effect.zipRight((yield* Transcriber).transcribe(wav)))
+      )
+      if (words.length === 0) {
+        return yield* new WorkFailed({
+          message: "No speech was recognised in the source's audio, so there is nothing to caption."
+        })
+      }
+      yield* step(videoId, "building_captions", videos.saveWords(videoId, words))
+      yield* applyVideoEvent(videoId, (at) => ({ _tag: "Generated", at }))
+    }))
+
+export const generateCaptionsJob: JobHandler<
+  | BlobStore
+  | FileStore
+  | Ledger
+  | MediaEngine
+  | SourceFetcher
+  | Transcriber
+  | VideoStore
+  | WorkspaceStore
+  | VideoEventServices
+  | ServiceConfig
+> = {
+  kind: GENERATE_CAPTIONS,
+  lane: "media",
+  run: (job: Job) =>
+    Schema.decodeUnknown(Payload)(job.payload).pipe(
+      Effect.orDie,
+      Effect.flatMap(({ videoId }) =>
+        generateCaptions(videoId).pipe(Effect.catchTag("WorkFailed", (failure) => failVideo(videoId, failure)))
+      ),
+      Effect.as(Done)
+    ),
+  onDead: (job, error) =>
+    Schema.decodeUnknown(Payload)(job.payload).pipe(
+      Effect.flatMap(({ videoId }) =>
+        failVideo(videoId, new WorkFailed({ message: `Captioning stopped after repeated internal errors (${error.slice(0, 200)}). Try again; if it keeps failing, contact the operator.` }))
+      ),
+      Effect.orDie
+    )
+}

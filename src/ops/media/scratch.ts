@@ -1,0 +1,35 @@
+import { Effect, Option } from "effect"
+import { mkdir, rm } from "node:fs/promises"
+import { BlobStore } from "../../../domain/ports/blob-store.ts"
+import { FileStore } from "../../../domain/ports/file-store.ts"
+import { randomToken } from "../../kernel/secrets.ts"
+import { ServiceConfig } from "../../kernel/service-config.ts"
+
+/** A private scratch folder for one job run, removed afterwards whatever happens. */
+export const withScratchDir = <A, E, R>(label: string, use: (dir: string) => Effect.Effect<A, E, R>) =>
+  Effect.acquireUseRelease(
+    Effect.flatMap(ServiceConfig, ({ workDir }) => {
+      const dir = `${workDir}/${label}-${randomToken("", 6)}`
+      return Effect.promise(() => mkdir(dir, { recursive: true })).pipe(Effect.as(dir))
+    }),
+    use,
+    (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
+  )
+
+/** Copies a stored file into the scratch folder: media tools want a local path. */
+export const localFile = (fileId: string, path: string) =>
+  Effect.gen(function*() {
+    const file = yield* (yield* FileStore).get(fileId).pipe(
+      Effect.flatMap(Option.match({
+        onNone: () => Effect.dieMessage(`file ${fileId} is not recorded`),
+        onSome: Effect.succeed
+      }))
+    )
+    yield* (yield* BlobStore).getFile(file.blobKey, path)
+    return path
+  })
+
+export const localSource = (video: { readonly sourceFileId: string | null; readonly id: string }, dir: string) =>
+  video.sourceFileId === null
+    ? Effect.dieMessage(`video ${video.id} has no stored source`)
+    : localFile(video.sourceFileId, `${dir}/source`)

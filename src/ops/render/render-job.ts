@@ -1,0 +1,120 @@
+// The export: charge, lay out the captions in the template's style, burn them in one encode,
+// store the mp4 and its thumbnail. A failure refunds the charge (through the Failed transition).
+import { Effect, Option, Schema } from "effect"
+import { writeFile } from "node:fs/promises"
+import { layoutCaptions, layoutRulesOf } from "../../../domain/captions.ts"
+import { type InsufficientCredits, WorkFailed } from "../../../domain/errors.ts"
+import type { BlobStore } from "../../../domain/ports/blob-store.ts"
+import type { FileStore } from "../../../domain/ports/file-store.ts"
+import type { Job } from "../../../domain/ports/job-queue.ts"
+import { Ledger } from "../../../domain/ports/ledger.ts"
+import { MediaEngine } from "../../../domain/ports/media-engine.ts"
+import type { TemplateStore } from "../../../domain/ports/template-store.ts"
+import { VideoStore } from "../../../domain/ports/video-store.ts"
+import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
+import { renderCredits } from "../../../domain/pricing.ts"
+import { RenderOptions } from "../../../domain/rules.ts"
+import { type VideoRecord, workKey } from "../../../domain/video.ts"
+import { assSubtitles } from "../../../adapters/media/ass-subtitles.ts"
+import { Done, type JobHandler } from "../../kernel/job-runner.ts"
+import { RENDER_VIDEO } from "../../kernel/job-kinds.ts"
+import { nowIso } from "../../kernel/now.ts"
+import { newId } from "../../kernel/secrets.ts"
+import type { ServiceConfig } from "../../kernel/service-config.ts"
+import { applyVideoEvent, failVideo, type VideoEventServices } from "../../kernel/video-events.ts"
+import { templateForRender } from "../caption-templates/resolve-template.ts"
+import { localSource, withScratchDir } from "../media/scratch.ts"
+import { storeFile } from "../media/store-file.ts"
+
+const Payload = Schema.Struct({ videoId: Schema.String, workKey: Schema.String, options: RenderOptions })
+
+/** The job belongs to the work the video is doing now; a stale or repeated job does nothing. */
+const isCurrent = (video: VideoRecord, key: string): boolean =>
+  workKey(video) === key &&
+  ((video.status === "processing" && video.generated) || video.export?.status === "rendering")
+
+const charge = (video: VideoRecord, credits: number) =>
+  Effect.gen(function*() {
+    yield* (yield* Ledger).post({
+      id: newId(),
+      workspaceId: video.workspaceId,
+      key: `${workKey(video)}:render`,
+      amount: -credits,
+      reason: "render",
+      workKey: workKey(video),
+      videoId: video.id,
+      at: yield* nowIso
+    })
+  }).pipe(
+    Effect.catchTag("InsufficientCredits", (e: InsufficientCredits) =>
+      new WorkFailed({
+        message: `Rendering needs ${e.required} credits; the workspace has ${e.balance}. Top up credits, then call the render operation again.`
+      })
+    )
+  )
+
+export const renderVideo = (videoId: string, key: string, options: RenderOptions) =>
+  withScratchDir(`${videoId}-render`, (dir) =>
+    Effect.gen(function*() {
+      const videos = yield* VideoStore
+      const video = yield* videos.getById(videoId).pipe(Effect.map(Option.getOrThrow))
+      if (!isCurrent(video, key)) return
+      const { durationSeconds, width, height } = video
+      if (durationSeconds === null || width === null || height === null) {
+        return yield* Effect.dieMessage(`video ${videoId} was generated without its source facts`)
+      }
+      yield* charge(video, renderCredits(durationSeconds, options.frameRate))
+      const words = yield* videos.getWords(videoId).pipe(Effect.map(Option.getOrElse(() => [])))
+      const template = yield* templateForRender(video.workspaceId, video.templateId)
+      const assPath = `${dir}/captions.ass`
+      const pages = layoutCaptions(words, layoutRulesOf(template.style))
+      yield* Effect.promise(() =>
+        writeFile(assPath, assSubtitles({ pages, style: template.style, width, height, format: options.format }))
+      )
+      const media = yield* MediaEngine
+      const source = yield* localSource(video, dir)
+      const output = `${dir}/video.mp4`
+      yield* media.burnCaptions({
+        input: source,
+        output,
+        assPath,
+        format: options.format,
+        frameRate: options.frameRate,
+        width,
+        height
+      }).pipe(Effect.timed, Effect.tap(([d]) => Effect.logInfo("render encoded").pipe(Effect.annotateLogs({ videoId, duration: d }))))
+      const thumb = `${dir}/thumbnail.jpg`
+      yield* media.thumbnail(output, thumb, Math.min(1, durationSeconds / 2))
+      const workspace = yield* (yield* WorkspaceStore).get(video.workspaceId).pipe(Effect.map(Option.getOrThrow))
+      const stem = options.format === "greenscreen" ? "captions-greenscreen" : "captions"
+      const mp4 = yield* storeFile(workspace, { path: output, name: `${stem}-${options.frameRate}fps.mp4`, contentType: "video/mp4" })
+      const jpg = yield* storeFile(workspace, { path: thumb, name: "thumbnail.jpg", contentType: "image/jpeg" })
+      yield* applyVideoEvent(videoId, (at) => ({ _tag: "Rendered", videoFileId: mp4.id, thumbnailFileId: jpg.id, at }))
+    }))
+
+export const renderJob: JobHandler<
+  BlobStore | FileStore | Ledger | MediaEngine | TemplateStore | VideoStore | WorkspaceStore | VideoEventServices | ServiceConfig
+> = {
+  kind: RENDER_VIDEO,
+  lane: "media",
+  run: (job: Job) =>
+    Schema.decodeUnknown(Payload)(job.payload).pipe(
+      Effect.orDie,
+      Effect.flatMap(({ videoId, workKey: key, options }) =>
+        renderVideo(videoId, key, options).pipe(Effect.catchTag("WorkFailed", (failure) => failVideo(videoId, failure)))
+      ),
+      Effect.as(Done)
+    ),
+  onDead: (job, error) =>
+    Schema.decodeUnknown(Payload)(job.payload).pipe(
+      Effect.flatMap(({ videoId }) =>
+        failVideo(
+          videoId,
+          new WorkFailed({
+            message: `Rendering stopped after repeated internal errors (${error.slice(0, 200)}). Credits were refunded; call render again.`
+          })
+        )
+      ),
+      Effect.orDie
+    )
+}

@@ -1,0 +1,60 @@
+// POST /v1/videos/:id/render, tool render_video: exports the mp4 of a video whose captions are
+// timed. A new piece of work: its own charge, its own event.
+import { Effect, Either, Option, Schema } from "effect"
+import { Conflict, InsufficientCredits, NotFound, PlanForbids } from "../../../domain/errors.ts"
+import { Ledger } from "../../../domain/ports/ledger.ts"
+import { Transactor } from "../../../domain/ports/transactor.ts"
+import { VideoStore } from "../../../domain/ports/video-store.ts"
+import { canRender } from "../../../domain/plans.ts"
+import { renderCredits } from "../../../domain/pricing.ts"
+import { FrameRate, RenderFormat, WebhookUrl } from "../../../domain/rules.ts"
+import { transition, Video, VideoId } from "../../../domain/video.ts"
+import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
+import { operation } from "../../kernel/operation.ts"
+import { applyVideoEvent } from "../../kernel/video-events.ts"
+import { presentVideo } from "../videos/present-video.ts"
+
+export const renderVideoOperation = operation({
+  name: "renderVideo",
+  summary: "Export the mp4 of a video",
+  description:
+    "Exports the mp4 of a video whose captions are timed (completed, or failed after its captions were timed). Takes the render fields; `webhookUrl` replaces the stored one for this and later events (deliveries already pending keep theirs). The status stays terminal while the export runs; progress shows in `export`. Re-rendering (another format or fps) is a new charge and a new event; the previous videoUrl stays until the new mp4 lands. 409 while an export runs; 402 when credits are short; 403 when the plan cannot render.",
+  path: Schema.Struct({ id: VideoId }),
+  payload: Schema.Struct({
+    format: Schema.optional(RenderFormat),
+    frameRate: Schema.optional(FrameRate),
+    webhookUrl: Schema.optional(WebhookUrl)
+  }),
+  output: Video,
+  errors: ["NotFound", "Conflict", "InsufficientCredits", "PlanForbids"],
+  http: { method: "POST", path: "/v1/videos/:id/render" },
+  access: "workspace",
+  tool: "render_video",
+  cli: "render",
+  idempotent: true,
+  handle: ({ id, format, frameRate, webhookUrl }) =>
+    Effect.gen(function*() {
+      const workspace = yield* CurrentWorkspace
+      if (!canRender(workspace.plan, workspace.byok)) {
+        return yield* new PlanForbids({ plan: workspace.plan, message: "Rendering an mp4 needs a paid plan (or BYOK)." })
+      }
+      const options = { format: format ?? "standard", frameRate: frameRate ?? 30 } as const
+      const tx = yield* Transactor
+      const video = yield* tx.atomically(Effect.gen(function*() {
+        const current = yield* (yield* VideoStore).get(workspace.id, id).pipe(
+          Effect.flatMap(Option.match({
+            onNone: () => new NotFound({ resource: "video", id }),
+            onSome: Effect.succeed
+          }))
+        )
+        const event = { _tag: "ExportRequested", options, webhookUrl: webhookUrl ?? null, at: current.updatedAt } as const
+        const check = transition(current, event)
+        if (Either.isLeft(check)) return yield* new Conflict({ message: `Cannot render now: ${check.left.reason}.` })
+        const required = renderCredits(current.durationSeconds ?? 0, options.frameRate)
+        const balance = yield* (yield* Ledger).balance(workspace.id)
+        if (balance < required) return yield* new InsufficientCredits({ required, balance })
+        return yield* applyVideoEvent(id, (at) => ({ ...event, at }))
+      }))
+      return yield* presentVideo(video)
+    }).pipe(Effect.withSpan("renderVideo"))
+})

@@ -1,0 +1,28 @@
+import { Effect, Schema } from "effect"
+import { VideoStore } from "../../../domain/ports/video-store.ts"
+import { Status, Video } from "../../../domain/video.ts"
+import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
+import { operation } from "../../kernel/operation.ts"
+import { ListEnvelope, PageParams } from "./list-envelope.ts"
+import { presentVideo } from "./present-video.ts"
+
+export const listVideos = operation({
+  name: "listVideos",
+  summary: "List videos",
+  description: "The workspace's videos, newest first, optionally only those with a given status.",
+  path: Schema.Struct({}),
+  payload: Schema.Struct({ status: Schema.optional(Status), ...PageParams }),
+  output: ListEnvelope(Video, "VideoList"),
+  errors: [],
+  http: { method: "GET", path: "/v1/videos" },
+  access: "workspace",
+  tool: null,
+  cli: "list",
+  idempotent: false,
+  handle: ({ status, limit, cursor }) =>
+    Effect.gen(function*() {
+      const workspace = yield* CurrentWorkspace
+      const page = yield* (yield* VideoStore).list({ workspaceId: workspace.id, status, limit, cursor })
+      return { data: yield* Effect.forEach(page.items, presentVideo), nextCursor: page.nextCursor }
+    }).pipe(Effect.withSpan("listVideos"))
+})

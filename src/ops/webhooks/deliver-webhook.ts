@@ -1,0 +1,93 @@
+// Delivers one stored event: one attempt per run, the next one scheduled by the domain's table,
+// measured from the end of the failed attempt. The attempt's timeout runs on Effect's clock.
+import { Clock, Duration, Effect, Option, Schema } from "effect"
+import type { Job } from "../../../domain/ports/job-queue.ts"
+import { Outbox } from "../../../domain/ports/outbox.ts"
+import { type DeliveryOutcome, WebhookTransport } from "../../../domain/ports/webhook-transport.ts"
+import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
+import {
+  ATTEMPT_TIMEOUT_MS,
+  isAcknowledged,
+  MAX_ATTEMPTS,
+  nextAttemptAt,
+  redactUrl,
+  webhookMessage
+} from "../../../domain/webhooks.ts"
+import { Done, type JobHandler, type JobOutcome } from "../../kernel/job-runner.ts"
+import { DELIVER_WEBHOOK } from "../../kernel/job-kinds.ts"
+import { signWebhook } from "../../kernel/webhook-signature.ts"
+
+const Payload = Schema.Struct({ eventId: Schema.String })
+
+const timedOut: DeliveryOutcome = { _tag: "Unreachable", error: `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` }
+
+export const deliverWebhook = (eventId: string): Effect.Effect<JobOutcome, never, Outbox | WebhookTransport | WorkspaceStore> =>
+  Effect.gen(function*() {
+    const outbox = yield* Outbox
+    const found = yield* outbox.get(eventId)
+    if (Option.isNone(found) || found.value.state !== "pending") return Done
+    const event = found.value
+    const attempt = (yield* outbox.attempts(eventId)).length + 1
+    if (attempt > MAX_ATTEMPTS) {
+      yield* outbox.setState(eventId, "dropped")
+      return Done
+    }
+    const startedAt = yield* Clock.currentTimeMillis
+    const message = webhookMessage({ ...event, eventId: event.id, timestampSeconds: Math.floor(startedAt / 1000) })
+    const workspace = yield* (yield* WorkspaceStore).get(event.workspaceId)
+    const secret = Option.flatMapNullable(workspace, (w) => w.webhookSecret)
+    const headers = Option.match(secret, {
+      onNone: () => message.headers,
+      onSome: (s) => ({
+        ...message.headers,
+        "webhook-signature": signWebhook(s, event.id, Math.floor(startedAt / 1000), message.body)
+      })
+    })
+    const outcome = yield* (yield* WebhookTransport)
+      .post({ url: event.url, headers, body: message.body, timeoutMs: ATTEMPT_TIMEOUT_MS + 1000 })
+      .pipe(Effect.timeoutTo({
+        duration: Duration.millis(ATTEMPT_TIMEOUT_MS),
+        onTimeout: () => timedOut,
+        onSuccess: (o) => o
+      }))
+    const endedAt = yield* Clock.currentTimeMillis
+    yield* outbox.recordAttempt({
+      eventId,
+      attempt,
+      startedAt: new Date(startedAt).toISOString(),
+      durationMs: endedAt - startedAt,
+      status: outcome._tag === "Answered" ? outcome.status : null,
+      error: outcome._tag === "Unreachable" ? outcome.error : null,
+      target: redactUrl(event.url)
+    })
+    const annotations = { eventId, event: event.name, attempt, target: redactUrl(event.url), durationMs: endedAt - startedAt }
+    if (outcome._tag === "Answered" && isAcknowledged(outcome.status)) {
+      yield* outbox.setState(eventId, "delivered")
+      yield* Effect.logInfo("webhook delivered").pipe(Effect.annotateLogs(annotations))
+      return Done
+    }
+    const failure = outcome._tag === "Answered" ? `answered ${outcome.status}` : outcome.error
+    const next = nextAttemptAt(attempt, endedAt)
+    if (next === null) {
+      yield* outbox.setState(eventId, "dropped")
+      yield* Effect.logWarning(`webhook dropped after ${attempt} attempts: ${failure}`).pipe(Effect.annotateLogs(annotations))
+      return { _tag: "Dead", error: `dropped after ${attempt} attempts: ${failure}` } as const
+    }
+    yield* Effect.logInfo(`webhook attempt failed: ${failure}`).pipe(Effect.annotateLogs(annotations))
+    return { _tag: "RetryAt", at: next, error: failure } as const
+  }).pipe(Effect.withSpan("deliverWebhook", { attributes: { eventId } }))
+
+export const deliverWebhookJob: JobHandler<Outbox | WebhookTransport | WorkspaceStore> = {
+  kind: DELIVER_WEBHOOK,
+  lane: "webhooks",
+  run: (job: Job) =>
+    Schema.decodeUnknown(Payload)(job.payload).pipe(
+      Effect.orDie,
+      Effect.flatMap(({ eventId }) => deliverWebhook(eventId))
+    ),
+  onDead: (job) =>
+    Schema.decodeUnknown(Payload)(job.payload).pipe(
+      Effect.flatMap(({ eventId }) => Effect.flatMap(Outbox, (o) => o.setState(eventId, "dropped"))),
+      Effect.orDie
+    )
+}

@@ -1,0 +1,19 @@
+import { Effect, Option } from "effect"
+import { Unauthenticated } from "../../../domain/errors.ts"
+import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
+import { sha256Hex } from "../../kernel/secrets.ts"
+
+const refuse = new Unauthenticated({
+  message: "Send a valid API token: `Authorization: Bearer <API_TOKEN>`. The token is missing, unknown or revoked."
+})
+
+/** Bearer token -> its workspace. Tokens are looked up by their SHA-256, never stored in clear. */
+export const authenticate = (token: string | undefined) =>
+  Effect.gen(function*() {
+    if (token === undefined || token.length === 0) return yield* refuse
+    const store = yield* WorkspaceStore
+    const found = yield* store.findTokenByHash(sha256Hex(token))
+    if (Option.isNone(found) || found.value.revokedAt !== null) return yield* refuse
+    const workspace = yield* store.get(found.value.workspaceId)
+    return yield* Option.match(workspace, { onNone: () => refuse, onSome: Effect.succeed })
+  }).pipe(Effect.withSpan("authenticate"))

@@ -1,0 +1,69 @@
+import { Effect, Schema } from "effect"
+import { Ledger } from "../../../domain/ports/ledger.ts"
+import { Transactor } from "../../../domain/ports/transactor.ts"
+import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
+import { Plan } from "../../../domain/plans.ts"
+import { nowIso } from "../../kernel/now.ts"
+import { operation } from "../../kernel/operation.ts"
+import { newApiToken, newId, sha256Hex } from "../../kernel/secrets.ts"
+
+export const NewWorkspace = Schema.Struct({
+  name: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(120)),
+  ownerEmail: Schema.String.pipe(Schema.pattern(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { message: () => "ownerEmail must be an email address" })),
+  plan: Schema.optionalWith(Plan, { default: () => "free" as const }),
+  credits: Schema.optionalWith(Schema.Int.pipe(Schema.nonNegative()), { default: () => 0 }),
+  token: Schema.optional(Schema.String.pipe(Schema.minLength(16))).annotations({
+    description: "Use this API token instead of a random one (development set-ups)."
+  })
+})
+
+/** Creates a workspace with its first API token and opening credit balance, atomically. */
+export const createWorkspaceNow = (input: typeof NewWorkspace.Type) =>
+  Effect.gen(function*() {
+    const at = yield* nowIso
+    const id = newId()
+    const token = input.token ?? newApiToken()
+    const store = yield* WorkspaceStore
+    yield* (yield* Transactor).atomically(Effect.gen(function*() {
+      yield* store.insert({
+        id,
+        name: input.name,
+        ownerEmail: input.ownerEmail,
+        plan: input.plan,
+        byok: false,
+        lastTemplateId: null,
+        webhookSecret: null,
+        createdAt: at
+      })
+      yield* store.insertToken({ id: newId(), workspaceId: id, hash: sha256Hex(token), label: "first token", createdAt: at, revokedAt: null })
+      if (input.credits > 0) {
+        yield* (yield* Ledger).post({
+          id: newId(),
+          workspaceId: id,
+          key: `${id}:opening-balance`,
+          amount: input.credits,
+          reason: "opening balance",
+          workKey: null,
+          videoId: null,
+          at
+        }).pipe(Effect.orDie)
+      }
+    }))
+    return { workspaceId: id, token }
+  }).pipe(Effect.withSpan("createWorkspace"))
+
+export const createWorkspace = operation({
+  name: "createWorkspace",
+  summary: "Create a workspace (admin)",
+  description: "Creates a workspace, its first API token (shown once) and its opening credit balance.",
+  path: Schema.Struct({}),
+  payload: NewWorkspace,
+  output: Schema.Struct({ workspaceId: Schema.String, token: Schema.String }),
+  errors: [],
+  http: { method: "POST", path: "/admin/workspaces" },
+  access: "admin",
+  tool: null,
+  cli: "workspace:create",
+  idempotent: false,
+  handle: createWorkspaceNow
+})

@@ -1,0 +1,197 @@
+// What every JobQueue adapter must do. Time comes from the TestClock, which the adapter must read through Clock.
+import { randomUUID } from "node:crypto"
+import { expect, layer } from "@effect/vitest"
+import { Clock, Effect, type Layer, Option, Ref, TestClock, type TestServices } from "effect"
+import { type Job, JobQueue, type JobQueueShape, type Lane } from "../../domain/ports/job-queue.ts"
+
+type EnqueueInput = Parameters<JobQueueShape["enqueue"]>[0]
+
+const aJob = (lane: Lane, runAt: number, dedupeKey: string | null = null): EnqueueInput => ({
+  lane,
+  kind: "caption.generate",
+  payload: { videoId: randomUUID(), work: 0, options: { format: "standard", frameRate: 30 } },
+  runAt,
+  dedupeKey
+})
+
+const LEASE = 60_000
+
+export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue, unknown>): void =>
+  layer(queue)(`JobQueue (${name})`, (it) => {
+    /**
+     * Tests share one queue and one TestClock: each works with times relative to `now`, and every job it
+     * enqueues (through `enqueue`) is completed at its end, so the next test starts with empty lanes.
+     */
+    const queueTest = (
+      title: string,
+      body: (
+        enqueue: (input: EnqueueInput) => Effect.Effect<Option.Option<Job>>,
+        now: number
+      ) => Effect.Effect<void, never, JobQueue | TestServices.TestServices>
+    ) =>
+      it.effect(title, () =>
+        Effect.gen(function*() {
+          const jobs = yield* JobQueue
+          const created = yield* Ref.make<ReadonlyArray<string>>([])
+          const enqueue = (input: EnqueueInput) =>
+            jobs.enqueue(input).pipe(
+              Effect.tap(Option.match({
+                onNone: () => Effect.void,
+                onSome: (job) => Ref.update(created, (ids) => [...ids, job.id])
+              }))
+            )
+          const now = yield* Clock.currentTimeMillis
+          yield* body(enqueue, now).pipe(
+            Effect.ensuring(Effect.flatMap(Ref.get(created), (ids) => Effect.forEach(ids, jobs.complete)))
+          )
+        }))
+
+    queueTest("enqueues a queued job that get returns", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const input = aJob("media", now + 1_000, `dedupe-${randomUUID()}`)
+        const job = Option.getOrThrow(yield* enqueue(input))
+        expect(job).toEqual({
+          id: job.id,
+          lane: "media",
+          kind: input.kind,
+          payload: input.payload,
+          runAt: now + 1_000,
+          attempts: 0,
+          status: "queued",
+          lockedUntil: null,
+          dedupeKey: input.dedupeKey,
+          lastError: null
+        })
+        expect(Option.getOrThrow(yield* jobs.get(job.id))).toEqual(job)
+        expect(Option.isNone(yield* jobs.get(randomUUID()))).toBe(true)
+      }))
+
+    queueTest("adds a job with a used dedupe key never again", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const key = `dedupe-${randomUUID()}`
+        const first = Option.getOrThrow(yield* enqueue(aJob("webhooks", now, key)))
+        expect(Option.isNone(yield* enqueue(aJob("webhooks", now, key)))).toBe(true)
+        expect(Option.isNone(yield* enqueue(aJob("media", now + 5, key)))).toBe(true)
+        yield* jobs.complete(first.id)
+        expect(Option.isNone(yield* enqueue(aJob("webhooks", now, key)))).toBe(true)
+        expect(Option.isSome(yield* enqueue(aJob("webhooks", now, null)))).toBe(true)
+        expect(Option.isSome(yield* enqueue(aJob("webhooks", now, null)))).toBe(true)
+      }))
+
+    queueTest("claims due jobs of the lane only, smallest runAt first", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const late = Option.getOrThrow(yield* enqueue(aJob("media", now + 5_000)))
+        const early = Option.getOrThrow(yield* enqueue(aJob("media", now + 2_000)))
+        const delivery = Option.getOrThrow(yield* enqueue(aJob("webhooks", now - 1_000)))
+
+        expect(Option.isNone(yield* jobs.claim("media", LEASE))).toBe(true)
+        expect(Option.getOrThrow(yield* jobs.claim("webhooks", LEASE)).id).toBe(delivery.id)
+        expect(yield* jobs.nextRunAt("media")).toEqual(Option.some(now + 2_000))
+
+        yield* TestClock.adjust(1_999)
+        expect(Option.isNone(yield* jobs.claim("media", LEASE))).toBe(true)
+        yield* TestClock.adjust(1)
+        const claimed = Option.getOrThrow(yield* jobs.claim("media", LEASE))
+        expect(claimed).toEqual({ ...early, status: "running", attempts: 1, lockedUntil: now + 2_000 + LEASE })
+        expect(Option.getOrThrow(yield* jobs.get(early.id))).toEqual(claimed)
+        expect(Option.isNone(yield* jobs.claim("media", LEASE))).toBe(true)
+        expect(yield* jobs.nextRunAt("media")).toEqual(Option.some(now + 5_000))
+
+        yield* TestClock.adjust(3_000)
+        expect(Option.getOrThrow(yield* jobs.claim("media", LEASE)).id).toBe(late.id)
+        expect(Option.isNone(yield* jobs.claim("media", LEASE))).toBe(true)
+      }))
+
+    queueTest("reclaims a job once its lease has expired, and nextRunAt says when", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const job = Option.getOrThrow(yield* enqueue(aJob("media", now)))
+        const first = Option.getOrThrow(yield* jobs.claim("media", 1_000))
+        expect(first).toMatchObject({ id: job.id, attempts: 1, status: "running", lockedUntil: now + 1_000 })
+        expect(Option.isNone(yield* jobs.claim("media", 1_000))).toBe(true)
+
+        const reclaimAt = Option.getOrThrow(yield* jobs.nextRunAt("media"))
+        yield* TestClock.adjust(1_000)
+        expect(Option.isNone(yield* jobs.claim("media", 1_000))).toBe(true)
+        expect(reclaimAt).toBeGreaterThan(now + 1_000)
+        yield* TestClock.setTime(reclaimAt)
+        const second = Option.getOrThrow(yield* jobs.claim("media", 1_000))
+        expect(second).toMatchObject({ id: job.id, attempts: 2, status: "running", lockedUntil: reclaimAt + 1_000 })
+      }))
+
+    queueTest("extends a lease", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const job = Option.getOrThrow(yield* enqueue(aJob("media", now)))
+        yield* jobs.claim("media", 1_000)
+        yield* TestClock.adjust(900)
+        yield* jobs.extendLease(job.id, 1_000)
+        expect(Option.getOrThrow(yield* jobs.get(job.id)).lockedUntil).toBe(now + 1_900)
+        yield* TestClock.adjust(1_000)
+        expect(Option.isNone(yield* jobs.claim("media", 1_000))).toBe(true)
+        yield* TestClock.adjust(1)
+        expect(Option.getOrThrow(yield* jobs.claim("media", 1_000)).attempts).toBe(2)
+      }))
+
+    queueTest("retries a job at a later time with its error", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const job = Option.getOrThrow(yield* enqueue(aJob("webhooks", now)))
+        yield* jobs.claim("webhooks", LEASE)
+        yield* jobs.retry(job.id, now + 30_000, "HTTP 503")
+        expect(Option.getOrThrow(yield* jobs.get(job.id))).toEqual({
+          ...job,
+          status: "queued",
+          attempts: 1,
+          runAt: now + 30_000,
+          lockedUntil: null,
+          lastError: "HTTP 503"
+        })
+        expect(Option.isNone(yield* jobs.claim("webhooks", LEASE))).toBe(true)
+        expect(yield* jobs.nextRunAt("webhooks")).toEqual(Option.some(now + 30_000))
+        yield* TestClock.adjust(30_000)
+        expect(Option.getOrThrow(yield* jobs.claim("webhooks", LEASE))).toMatchObject({ id: job.id, attempts: 2 })
+      }))
+
+    queueTest("never claims completed or killed jobs again", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const done = Option.getOrThrow(yield* enqueue(aJob("media", now)))
+        const dead = Option.getOrThrow(yield* enqueue(aJob("media", now + 1)))
+        yield* TestClock.adjust(1)
+        yield* jobs.claim("media", 1_000)
+        yield* jobs.claim("media", 1_000)
+        yield* jobs.complete(done.id)
+        yield* jobs.kill(dead.id, "source is not a video")
+        expect(Option.getOrThrow(yield* jobs.get(done.id)).status).toBe("done")
+        expect(Option.getOrThrow(yield* jobs.get(dead.id))).toMatchObject({
+          status: "dead",
+          lastError: "source is not a video"
+        })
+        yield* TestClock.adjust(10_000)
+        expect(Option.isNone(yield* jobs.claim("media", 1_000))).toBe(true)
+        expect(Option.isNone(yield* jobs.nextRunAt("media"))).toBe(true)
+      }))
+
+    queueTest("never hands one job to two concurrent claimers", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const ids = yield* Effect.forEach(
+          Array.from({ length: 30 }, (_, i) => aJob("media", now - i)),
+          (input) => Effect.map(enqueue(input), (job) => Option.getOrThrow(job).id)
+        )
+        // Bounded, so a queue that hands jobs out twice fails the test instead of looping forever.
+        const drain = (taken: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>> =>
+          taken.length > ids.length ? Effect.succeed(taken) : Effect.flatMap(jobs.claim("media", LEASE), Option.match({
+            onNone: () => Effect.succeed(taken),
+            onSome: (job) => drain([...taken, job.id])
+          }))
+        const claimed = (yield* Effect.all(Array.from({ length: 5 }, () => drain([])), { concurrency: "unbounded" }))
+          .flat()
+        expect(claimed).toHaveLength(ids.length)
+        expect(new Set(claimed)).toEqual(new Set(ids))
+      }))
+  })

@@ -1,0 +1,83 @@
+// What every Outbox adapter must do.
+import { randomUUID } from "node:crypto"
+import { expect, layer } from "@effect/vitest"
+import { Effect, type Layer, Option } from "effect"
+import { type DeliveryAttempt, Outbox, type OutboxEvent } from "../../domain/ports/outbox.ts"
+
+const anEvent = (subjectId: string, changes: Partial<OutboxEvent> = {}): OutboxEvent => ({
+  id: randomUUID(),
+  workspaceId: randomUUID(),
+  name: "video.completed",
+  subjectId,
+  dedupeKey: `${subjectId}:0`,
+  payload: { video: { id: subjectId, status: "completed", duration: 3.5, nested: { ok: true } } },
+  url: "https://hooks.example.com/in?token=secret",
+  createdAt: "2025-01-02T03:04:05.678Z",
+  state: "pending",
+  ...changes
+})
+
+const anAttempt = (eventId: string, attempt: number): DeliveryAttempt => ({
+  eventId,
+  attempt,
+  startedAt: `2025-01-02T03:0${attempt}:00.000Z`,
+  durationMs: 120 + attempt,
+  status: attempt === 1 ? null : 500,
+  error: attempt === 1 ? "connection refused" : "HTTP 500",
+  target: "https://hooks.example.com/in"
+})
+
+export const outboxContract = (name: string, stores: Layer.Layer<Outbox, unknown>): void =>
+  layer(stores)(`Outbox (${name})`, (it) => {
+    it.effect("adds one event per dedupe key", () =>
+      Effect.gen(function*() {
+        const outbox = yield* Outbox
+        const event = anEvent(randomUUID())
+        expect(Option.getOrThrow(yield* outbox.add(event))).toEqual(event)
+        const duplicate = { ...event, id: randomUUID(), name: "video.failed" as const }
+        expect(Option.isNone(yield* outbox.add(duplicate))).toBe(true)
+        expect(Option.getOrThrow(yield* outbox.get(event.id))).toEqual(event)
+        expect(Option.isNone(yield* outbox.get(duplicate.id))).toBe(true)
+      }))
+
+    it.effect("changes an event's state", () =>
+      Effect.gen(function*() {
+        const outbox = yield* Outbox
+        const event = anEvent(randomUUID())
+        yield* outbox.add(event)
+        yield* outbox.setState(event.id, "delivered")
+        expect(Option.getOrThrow(yield* outbox.get(event.id)).state).toBe("delivered")
+        yield* outbox.setState(event.id, "dropped")
+        expect(Option.getOrThrow(yield* outbox.get(event.id))).toEqual({ ...event, state: "dropped" })
+      }))
+
+    it.effect("records delivery attempts in order", () =>
+      Effect.gen(function*() {
+        const outbox = yield* Outbox
+        const event = anEvent(randomUUID())
+        yield* outbox.add(event)
+        const attempts = [1, 2, 3].map((n) => anAttempt(event.id, n))
+        yield* outbox.recordAttempt(attempts[0]!)
+        yield* outbox.recordAttempt(attempts[1]!)
+        yield* outbox.recordAttempt(attempts[2]!)
+        expect(yield* outbox.attempts(event.id)).toEqual(attempts)
+        expect(yield* outbox.attempts(randomUUID())).toEqual([])
+      }))
+
+    it.effect("finds the events of a subject", () =>
+      Effect.gen(function*() {
+        const outbox = yield* Outbox
+        const subjectId = randomUUID()
+        const first = anEvent(subjectId, { dedupeKey: `${subjectId}:0`, createdAt: "2025-01-02T03:00:00.000Z" })
+        const second = anEvent(subjectId, {
+          dedupeKey: `${subjectId}:1`,
+          name: "video.failed",
+          createdAt: "2025-01-02T04:00:00.000Z"
+        })
+        yield* outbox.add(first)
+        yield* outbox.add(second)
+        yield* outbox.add(anEvent(randomUUID()))
+        expect(yield* outbox.forSubject(subjectId)).toEqual([first, second])
+        expect(yield* outbox.forSubject(randomUUID())).toEqual([])
+      }))
+  })

@@ -1,0 +1,126 @@
+// What every VideoStore adapter must do.
+import { randomUUID } from "node:crypto"
+import { expect, layer } from "@effect/vitest"
+import { Effect, type Layer, Option } from "effect"
+import { type VideoPage, VideoStore } from "../../domain/ports/video-store.ts"
+import type { Status, VideoRecord } from "../../domain/video.ts"
+import { aVideo } from "./fixtures.ts"
+
+export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore, unknown>): void =>
+  layer(stores)(`VideoStore (${name})`, (it) => {
+    /** Follows the cursors to the end and returns every page. */
+    const allPages = (workspaceId: string, status: Status | undefined, limit: number) =>
+      Effect.gen(function*() {
+        const store = yield* VideoStore
+        const pages: Array<VideoPage> = []
+        let cursor: string | undefined
+        do {
+          const page = yield* store.list({ workspaceId, status, limit, cursor })
+          pages.push(page)
+          cursor = page.nextCursor ?? undefined
+        } while (cursor !== undefined && pages.length < 100)
+        return pages
+      })
+
+    it.effect("gets a video only within its own workspace", () =>
+      Effect.gen(function*() {
+        const store = yield* VideoStore
+        const video = aVideo(randomUUID())
+        yield* store.insert(video)
+        expect(Option.getOrThrow(yield* store.get(video.workspaceId, video.id))).toEqual(video)
+        expect(Option.isNone(yield* store.get(randomUUID(), video.id))).toBe(true)
+        expect(Option.getOrThrow(yield* store.getById(video.id))).toEqual(video)
+        expect(Option.isNone(yield* store.getById(randomUUID()))).toBe(true)
+      }))
+
+    it.effect("finds a video by its editor token", () =>
+      Effect.gen(function*() {
+        const store = yield* VideoStore
+        const video = aVideo(randomUUID())
+        yield* store.insert(video)
+        expect(Option.getOrThrow(yield* store.findByEditorToken(video.editorToken))).toEqual(video)
+        expect(Option.isNone(yield* store.findByEditorToken(randomUUID()))).toBe(true)
+      }))
+
+    it.effect("updates every field of a video", () =>
+      Effect.gen(function*() {
+        const store = yield* VideoStore
+        const video = aVideo(randomUUID(), { renderOptions: { format: "standard", frameRate: 30 }, render: true })
+        yield* store.insert(video)
+        const finished: VideoRecord = {
+          ...video,
+          status: "completed",
+          step: "completed",
+          updatedAt: "2025-01-02T03:05:00.000Z",
+          work: 1,
+          generated: true,
+          videoFileId: randomUUID(),
+          thumbnailFileId: randomUUID(),
+          durationSeconds: 12.5,
+          width: 360,
+          height: 640,
+          export: {
+            status: "completed",
+            format: "greenscreen",
+            frameRate: 60,
+            startedAt: "2025-01-02T03:04:30.000Z",
+            finishedAt: "2025-01-02T03:05:00.000Z"
+          }
+        }
+        yield* store.update(finished)
+        expect(Option.getOrThrow(yield* store.getById(video.id))).toEqual(finished)
+      }))
+
+    it.effect("lists newest first, id descending on equal times, page by page", () =>
+      Effect.gen(function*() {
+        const store = yield* VideoStore
+        const workspaceId = randomUUID()
+        const at = ["2025-03-01T00:00:00.000Z", "2025-03-02T00:00:00.000Z", "2025-03-02T00:00:00.000Z",
+          "2025-03-03T00:00:00.000Z", "2025-03-02T00:00:00.000Z"]
+        const videos = at.map((createdAt) => aVideo(workspaceId, { createdAt }))
+        for (const video of videos) yield* store.insert(video)
+        yield* store.insert(aVideo(randomUUID(), { createdAt: "2025-03-04T00:00:00.000Z" }))
+
+        const expected = [...videos]
+          .sort((a, b) => a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1)
+          .map((v) => v.id)
+        const pages = yield* allPages(workspaceId, undefined, 2)
+        expect(pages.flatMap((p) => p.items.map((v) => v.id))).toEqual(expected)
+        expect(pages.every((p) => p.items.length <= 2)).toBe(true)
+        expect(pages[0]?.items[0]).toEqual(videos[3])
+
+        const whole = yield* store.list({ workspaceId, status: undefined, limit: 10, cursor: undefined })
+        expect(whole.items.map((v) => v.id)).toEqual(expected)
+        expect(whole.nextCursor).toBeNull()
+      }))
+
+    it.effect("filters the list by status", () =>
+      Effect.gen(function*() {
+        const store = yield* VideoStore
+        const workspaceId = randomUUID()
+        const failed = [1, 2, 3].map((day) =>
+          aVideo(workspaceId, { status: "failed", error: "bad source", createdAt: `2025-04-0${day}T00:00:00.000Z` })
+        )
+        yield* store.insert(aVideo(workspaceId, { createdAt: "2025-04-05T00:00:00.000Z" }))
+        for (const video of failed) yield* store.insert(video)
+
+        const pages = yield* allPages(workspaceId, "failed", 2)
+        expect(pages.flatMap((p) => p.items.map((v) => v.id))).toEqual(failed.map((v) => v.id).reverse())
+        const none = yield* store.list({ workspaceId, status: "completed", limit: 5, cursor: undefined })
+        expect(none).toEqual({ items: [], nextCursor: null })
+      }))
+
+    it.effect("saves and reads the timed words of a video", () =>
+      Effect.gen(function*() {
+        const store = yield* VideoStore
+        const video = aVideo(randomUUID())
+        yield* store.insert(video)
+        expect(Option.isNone(yield* store.getWords(video.id))).toBe(true)
+        const words = [{ text: "Hello", start: 0, end: 0.42 }, { text: "world", start: 0.5, end: 1.25 }]
+        yield* store.saveWords(video.id, words)
+        expect(Option.getOrThrow(yield* store.getWords(video.id))).toEqual(words)
+        const edited = [{ text: "Hi", start: 0, end: 0.3 }]
+        yield* store.saveWords(video.id, edited)
+        expect(Option.getOrThrow(yield* store.getWords(video.id))).toEqual(edited)
+      }))
+  })

@@ -1,0 +1,68 @@
+// What every WorkspaceStore adapter must do.
+import { randomUUID } from "node:crypto"
+import { expect, layer } from "@effect/vitest"
+import { Effect, type Layer, Option } from "effect"
+import { type ApiToken, type Workspace, WorkspaceStore } from "../../domain/ports/workspace-store.ts"
+
+const aWorkspace = (): Workspace => ({
+  id: randomUUID(),
+  name: "Acme",
+  ownerEmail: "owner@example.com",
+  plan: "free",
+  byok: false,
+  lastTemplateId: null,
+  webhookSecret: null,
+  createdAt: "2025-01-02T03:04:05.678Z"
+})
+
+const aToken = (workspaceId: string): ApiToken => ({
+  id: randomUUID(),
+  workspaceId,
+  hash: randomUUID().replaceAll("-", ""),
+  label: "ci",
+  createdAt: "2025-01-02T03:04:05.678Z",
+  revokedAt: null
+})
+
+export const workspaceStoreContract = (name: string, stores: Layer.Layer<WorkspaceStore, unknown>): void =>
+  layer(stores)(`WorkspaceStore (${name})`, (it) => {
+    it.effect("stores, reads and updates a workspace", () =>
+      Effect.gen(function*() {
+        const store = yield* WorkspaceStore
+        const workspace = aWorkspace()
+        expect(Option.isNone(yield* store.get(workspace.id))).toBe(true)
+        yield* store.insert(workspace)
+        expect(Option.getOrThrow(yield* store.get(workspace.id))).toEqual(workspace)
+
+        const changed: Workspace = {
+          ...workspace,
+          plan: "pro",
+          byok: true,
+          lastTemplateId: -3,
+          webhookSecret: "whsec_c2VjcmV0"
+        }
+        yield* store.update(changed)
+        expect(Option.getOrThrow(yield* store.get(workspace.id))).toEqual(changed)
+      }))
+
+    it.effect("finds tokens by hash and by id, and revokes them", () =>
+      Effect.gen(function*() {
+        const store = yield* WorkspaceStore
+        const workspace = aWorkspace()
+        yield* store.insert(workspace)
+        const token = aToken(workspace.id)
+        const other = aToken(workspace.id)
+        yield* store.insertToken(token)
+        yield* store.insertToken(other)
+
+        expect(Option.getOrThrow(yield* store.findTokenByHash(token.hash))).toEqual(token)
+        expect(Option.getOrThrow(yield* store.getToken(other.id))).toEqual(other)
+        expect(Option.isNone(yield* store.findTokenByHash("0".repeat(64)))).toBe(true)
+        expect(Option.isNone(yield* store.getToken(randomUUID()))).toBe(true)
+
+        yield* store.revokeToken(token.id, "2025-02-03T04:05:06.789Z")
+        expect(Option.getOrThrow(yield* store.getToken(token.id)).revokedAt).toBe("2025-02-03T04:05:06.789Z")
+        expect(Option.getOrThrow(yield* store.findTokenByHash(token.hash)).revokedAt).toBe("2025-02-03T04:05:06.789Z")
+        expect(Option.getOrThrow(yield* store.getToken(other.id)).revokedAt).toBeNull()
+      }))
+  })

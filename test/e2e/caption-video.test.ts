@@ -1,0 +1,180 @@
+// A caption video from a real spoken clip, end to end over HTTP: JSON and multipart creation, the
+// pipeline with real ffmpeg and pocketsphinx, the mp4 behind its link, the captions as JSON/SRT/VTT.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { execFile } from "node:child_process"
+import { mkdtemp, readFile, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { openAsBlob } from "node:fs"
+import { startApp, type TestApp } from "../support/app.ts"
+import { bandDifference, makeSpokenClip, readFrame, type SpokenClip } from "../support/clips.ts"
+import { call, serveFiles, waitForVideo } from "../support/http-client.ts"
+
+const run = promisify(execFile)
+
+const probe = async (path: string) => {
+  const { stdout } = await run("ffprobe", ["-v", "error", "-show_format", "-show_streams", "-of", "json", path])
+  return JSON.parse(stdout) as {
+    format: { duration: string }
+    streams: Array<{ codec_type: string; codec_name: string; width?: number; height?: number; r_frame_rate?: string; pix_fmt?: string }>
+  }
+}
+
+let app: TestApp
+let token: string
+let dir: string
+let clip: SpokenClip
+let files: Awaited<ReturnType<typeof serveFiles>>
+
+beforeAll(async () => {
+  app = await startApp()
+  token = (await app.createWorkspace()).token
+  dir = await mkdtemp(join(tmpdir(), "caption-e2e-"))
+  clip = await makeSpokenClip({
+    text: "Captions make short videos easy to follow. Every word lights up as it is spoken.",
+    width: 360,
+    height: 640,
+    fps: 30,
+    silenceBefore: 0.5,
+    silenceAfter: 1.5,
+    dir
+  })
+  files = await serveFiles({ "clip.mp4": { path: clip.path, contentType: "video/mp4" } })
+})
+
+afterAll(async () => {
+  await files?.close()
+  await app?.close()
+})
+
+describe("POST /v1/caption-videos", () => {
+  it("captions a video from a url as an editable project: completed, no mp4, captions timed", async () => {
+    const created = await call(app.baseUrl, "/v1/caption-videos", { token, json: { url: files.url("clip.mp4") } })
+    expect(created.status).toBe(200)
+    expect(Object.keys(created.body).sort()).toEqual(["createdAt", "editorUrl", "id", "render", "status"])
+    expect(created.body.status).toBe("processing")
+    expect(created.body.render).toBe(false)
+    expect(created.body.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+
+    const video = await waitForVideo(app.baseUrl, token, created.body.id)
+    expect(video.status).toBe("completed")
+    expect(video.step).toBe("completed")
+    expect(video.videoUrl).toBeUndefined()
+    expect(video.duration).toBeCloseTo(clip.durationSeconds, 0)
+    expect([video.width, video.height]).toEqual([360, 640])
+
+    const captions = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token })
+    expect(captions.status).toBe(200)
+    const recognised = captions.body.words.map((w: { text: string }) => w.text.toLowerCase())
+    expect(recognised).toEqual(expect.arrayContaining(["captions", "videos", "word", "spoken"]))
+    expect(captions.body.pages.length).toBeGreaterThan(1)
+
+    const srt = await call(app.baseUrl, `/v1/videos/${video.id}/captions.srt`, { token })
+    expect(srt.status).toBe(200)
+    expect(srt.headers.get("content-type")).toContain("application/x-subrip")
+    expect(srt.body).toMatch(/^1\n00:00:0\d,\d{3} --> 00:00:0\d,\d{3}\n/)
+    const vtt = await call(app.baseUrl, `/v1/videos/${video.id}/captions.vtt`, { token })
+    expect(vtt.body).toMatch(/^WEBVTT\n\n00:00:0\d\.\d{3} --> /)
+
+    const editor = await fetch(video.editorUrl)
+    expect(editor.status).toBe(200)
+    expect(await editor.text()).toContain("spoken")
+  })
+
+  it("captions an uploaded file and renders the mp4: size, duration, fps, codecs, faststart, burned captions", async () => {
+    const form = new FormData()
+    form.set("file", await openAsBlob(clip.path), "clip.mp4")
+    form.set("render", "{}")
+    form.set("templateId", "-1")
+    const created = await call(app.baseUrl, "/v1/caption-videos", { token, form })
+    expect(created.status).toBe(200)
+    expect(created.body.render).toBe(true)
+
+    const video = await waitForVideo(app.baseUrl, token, created.body.id)
+    expect(video.status).toBe("completed")
+    expect(video.videoUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/media\/[\w-]{20,}\//)
+    expect(video.thumbnailUrl).toBeDefined()
+
+    // The link works without any header, like in a browser.
+    const download = await fetch(video.videoUrl)
+    expect(download.status).toBe(200)
+    expect(download.headers.get("content-type")).toBe("video/mp4")
+    const mp4 = join(dir, "rendered.mp4")
+    await writeFile(mp4, Buffer.from(await download.arrayBuffer()))
+
+    const facts = await probe(mp4)
+    const v = facts.streams.find((s) => s.codec_type === "video")!
+    const a = facts.streams.find((s) => s.codec_type === "audio")!
+    expect([v.codec_name, v.pix_fmt, a.codec_name]).toEqual(["h264", "yuv420p", "aac"])
+    expect([v.width, v.height]).toEqual([360, 640])
+    expect(v.r_frame_rate).toBe("30/1")
+    expect(Number(facts.format.duration)).toBeCloseTo(clip.durationSeconds, 0)
+    const bytes = await readFile(mp4)
+    expect(bytes.indexOf("moov")).toBeLessThan(bytes.indexOf("mdat"))
+
+    // Captions change the picture while words are spoken, and not during the silence at the end.
+    const word = clip.words[1]!
+    const spoken = (word.start + word.end) / 2
+    const [sourceAtWord, renderAtWord] = await Promise.all([
+      readFrame(clip.path, spoken, 360, 640),
+      readFrame(mp4, spoken, 360, 640)
+    ])
+    expect(bandDifference(sourceAtWord, renderAtWord, { top: 0, bottom: 640 })).toBeGreaterThan(0.005)
+    const silent = clip.durationSeconds - 0.5
+    const [sourceSilent, renderSilent] = await Promise.all([
+      readFrame(clip.path, silent, 360, 640),
+      readFrame(mp4, silent, 360, 640)
+    ])
+    expect(bandDifference(sourceSilent, renderSilent, { top: 0, bottom: 640 })).toBeLessThan(0.002)
+
+    // Range requests are served.
+    const partial = await fetch(video.videoUrl, { headers: { range: "bytes=0-99" } })
+    expect(partial.status).toBe(206)
+    expect(partial.headers.get("content-range")).toBe(`bytes 0-99/${bytes.length}`)
+    expect((await partial.arrayBuffer()).byteLength).toBe(100)
+
+    const thumbnail = await fetch(video.thumbnailUrl)
+    expect(thumbnail.headers.get("content-type")).toBe("image/jpeg")
+  })
+
+  it("fails a source that is not a video with an error a person can act on", async () => {
+    const notVideo = join(dir, "notes.mp4")
+    await writeFile(notVideo, "these are not video bytes".repeat(100))
+    const form = new FormData()
+    form.set("file", await openAsBlob(notVideo), "notes.mp4")
+    const created = await call(app.baseUrl, "/v1/caption-videos", { token, form })
+    expect(created.status).toBe(200)
+    const video = await waitForVideo(app.baseUrl, token, created.body.id)
+    expect(video.status).toBe("failed")
+    expect(video.step).toBe("probing")
+    expect(video.error).toMatch(/not a media file/i)
+  })
+
+  it("fails a video without an audio track", async () => {
+    const silentVideo = join(dir, "mute.mp4")
+    await run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=360x640:r=30:d=1", "-pix_fmt", "yuv420p", silentVideo])
+    const form = new FormData()
+    form.set("file", await openAsBlob(silentVideo), "mute.mp4")
+    const created = await call(app.baseUrl, "/v1/caption-videos", { token, form })
+    const video = await waitForVideo(app.baseUrl, token, created.body.id)
+    expect(video.status).toBe("failed")
+    expect(video.error).toMatch(/no audio/i)
+  })
+
+  it("lists videos newest first, filters by status and pages with a cursor", async () => {
+    const all = await call(app.baseUrl, "/v1/videos?limit=100", { token })
+    expect(all.status).toBe(200)
+    const created = all.body.data.map((v: { createdAt: string }) => v.createdAt)
+    expect(created).toEqual([...created].sort().reverse())
+    const failed = await call(app.baseUrl, "/v1/videos?status=failed", { token })
+    expect(failed.body.data.length).toBeGreaterThanOrEqual(2)
+    expect(failed.body.data.every((v: { status: string }) => v.status === "failed")).toBe(true)
+    const first = await call(app.baseUrl, "/v1/videos?limit=1", { token })
+    expect(first.body.data).toHaveLength(1)
+    expect(first.body.nextCursor).toEqual(expect.any(String))
+    const second = await call(app.baseUrl, `/v1/videos?limit=1&cursor=${encodeURIComponent(first.body.nextCursor)}`, { token })
+    expect(second.body.data[0].id).not.toBe(first.body.data[0].id)
+    expect(second.body.data[0].id).toBe(all.body.data[1].id)
+  })
+})
