@@ -2,25 +2,25 @@
 import { Schema } from "effect"
 
 export const TimedWord = Schema.Struct({
-  text: Schema.String,
+  text: Schema.String.annotations({ description: "The word as recognised or spoken." }),
   start: Schema.Number.annotations({ description: "Seconds from the start of the video." }),
-  end: Schema.Number
-})
+  end: Schema.Number.annotations({ description: "Seconds from the start of the video." })
+}).annotations({ identifier: "TimedWord" })
 export type TimedWord = typeof TimedWord.Type
 
 export const CaptionLine = Schema.Struct({
-  start: Schema.Number,
-  end: Schema.Number,
-  text: Schema.String,
-  words: Schema.Array(TimedWord)
-})
+  start: Schema.Number.annotations({ description: "Start of the line's first word, in seconds." }),
+  end: Schema.Number.annotations({ description: "End of the line's last word, in seconds." }),
+  text: Schema.String.annotations({ description: "The line as shown." }),
+  words: Schema.Array(TimedWord).annotations({ description: "The line's words with their times." })
+}).annotations({ identifier: "CaptionLine" })
 export type CaptionLine = typeof CaptionLine.Type
 
 export const CaptionPage = Schema.Struct({
-  start: Schema.Number,
-  end: Schema.Number,
-  lines: Schema.Array(CaptionLine)
-})
+  start: Schema.Number.annotations({ description: "When the page appears, in seconds." }),
+  end: Schema.Number.annotations({ description: "When its last word ends, in seconds." }),
+  lines: Schema.Array(CaptionLine).annotations({ description: "Lines shown together on screen." })
+}).annotations({ identifier: "CaptionPage" })
 export type CaptionPage = typeof CaptionPage.Type
 
 export interface LayoutRules {
@@ -85,30 +85,38 @@ export const layoutCaptions = (words: ReadonlyArray<TimedWord>, rules: LayoutRul
   return pages
 }
 
-export const HighlightMode = Schema.Literal("word-pop", "karaoke-fill", "none", "box-word")
+export const HighlightMode = Schema.Literal("word-pop", "karaoke-fill", "none", "box-word").annotations({
+  description: "How the spoken word stands out: `word-pop` (coloured and enlarged), `karaoke-fill` (colour sweeps through the words), `box-word` (a coloured box behind it), `none`."
+})
 export type HighlightMode = typeof HighlightMode.Type
 
-export const CaptionPosition = Schema.Literal("bottom", "middle", "lower-third", "top")
+export const CaptionPosition = Schema.Literal("bottom", "middle", "lower-third", "top").annotations({
+  description: "Where the captions sit on the picture."
+})
 
 /** Colours are #RRGGBB; sizes are relative to the video's height so a style fits every output size. */
 export const CaptionStyle = Schema.Struct({
-  fontFamily: Schema.String,
+  fontFamily: Schema.String.annotations({ description: "An installed font family, e.g. `DejaVu Sans`." }),
   fontSizeRatio: Schema.Number.pipe(Schema.between(0.02, 0.12)).annotations({
     description: "Font size as a fraction of the video height."
   }),
-  bold: Schema.Boolean,
-  uppercase: Schema.Boolean,
-  textColor: Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/)),
-  highlightColor: Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/)),
-  outlineColor: Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/)),
+  bold: Schema.Boolean.annotations({ description: "Bold type." }),
+  uppercase: Schema.Boolean.annotations({ description: "Show the words in capitals." }),
+  textColor: Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/)).annotations({ description: "Text colour, #RRGGBB." }),
+  highlightColor: Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/)).annotations({
+    description: "Colour of the spoken word (or its box), #RRGGBB."
+  }),
+  outlineColor: Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/)).annotations({ description: "Outline colour, #RRGGBB." }),
   outlineRatio: Schema.Number.pipe(Schema.between(0, 0.2)).annotations({ description: "Outline width / font size." }),
-  boxColor: Schema.NullOr(Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/))),
-  glow: Schema.Boolean,
+  boxColor: Schema.NullOr(Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/))).annotations({
+    description: "Colour of an opaque box behind the lines, #RRGGBB; null for none."
+  }),
+  glow: Schema.Boolean.annotations({ description: "A soft glow around the letters." }),
   highlight: HighlightMode,
   position: CaptionPosition,
-  maxCharsPerLine: Schema.Int.pipe(Schema.between(8, 60)),
-  linesPerPage: Schema.Int.pipe(Schema.between(1, 3))
-}).annotations({ identifier: "CaptionStyle" })
+  maxCharsPerLine: Schema.Int.pipe(Schema.between(8, 60)).annotations({ description: "Characters a line holds at most." }),
+  linesPerPage: Schema.Int.pipe(Schema.between(1, 3)).annotations({ description: "Lines shown at once." })
+}).annotations({ identifier: "CaptionStyle", description: "How captions look; sizes scale with the video height." })
 export type CaptionStyle = typeof CaptionStyle.Type
 
 export interface CaptionTemplate {

@@ -4,7 +4,9 @@ import { FrameRate, RenderFormat, RenderOptions } from "./rules.ts"
 
 export const VideoId = Schema.UUID.annotations({ description: "Identifier of the video (UUID). Stable." })
 
-export const Status = Schema.Literal("processing", "completed", "failed")
+export const Status = Schema.Literal("processing", "completed", "failed").annotations({
+  description: "`processing` until the work ends; `completed` and `failed` are terminal."
+})
 export type Status = typeof Status.Type
 
 /** Pipeline steps in the order they run. `completed` is the last. */
@@ -24,17 +26,17 @@ export const Step = Schema.Literal(...STEPS).annotations({
 })
 export type Step = typeof Step.Type
 
-export const VideoKind = Schema.Literal("caption")
+export const VideoKind = Schema.Literal("caption").annotations({ description: "What made the video: `caption` = a captioned spoken video." })
 export type VideoKind = typeof VideoKind.Type
 
 /** Progress of an export started by the render operation on a finished video. */
 export const ExportState = Schema.Struct({
-  status: Schema.Literal("rendering", "completed", "failed"),
+  status: Schema.Literal("rendering", "completed", "failed").annotations({ description: "Where the export stands." }),
   format: RenderFormat,
   frameRate: FrameRate,
-  startedAt: Schema.String,
-  finishedAt: Schema.optional(Schema.String),
-  error: Schema.optional(Schema.String)
+  startedAt: Schema.String.annotations({ description: "When the render operation was called (ISO 8601 UTC)." }),
+  finishedAt: Schema.optional(Schema.String).annotations({ description: "When the export ended, once it has." }),
+  error: Schema.optional(Schema.String).annotations({ description: "Why the export failed, when it did." })
 }).annotations({
   identifier: "ExportState",
   description:
@@ -284,8 +286,8 @@ export class Video extends Schema.Class<Video>("Video")({
   }),
   thumbnailUrl: Schema.optional(Schema.String).annotations({ description: "A jpg still of the mp4." }),
   duration: Schema.optional(Schema.Number).annotations({ description: "Seconds, once known." }),
-  width: Schema.optional(Schema.Int),
-  height: Schema.optional(Schema.Int),
+  width: Schema.optional(Schema.Int).annotations({ description: "Display width in pixels, once known." }),
+  height: Schema.optional(Schema.Int).annotations({ description: "Display height in pixels, once known." }),
   error: Schema.optional(Schema.String).annotations({ description: "Present on failure; says what went wrong." }),
   export: Schema.optional(ExportState)
 }) {}

@@ -1,9 +1,10 @@
 // MediaEngine on the ffmpeg/ffprobe command-line tools (Debian's build: libx264, aac, libass).
 import { spawn } from "node:child_process"
-import { stat } from "node:fs/promises"
+import { stat, writeFile } from "node:fs/promises"
 import { Clock, Config, Effect, Layer, Schema } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import { type BurnRequest, MediaEngine, type ProbeResult } from "../../domain/ports/media-engine.ts"
+import { assSubtitles } from "./ass-subtitles.ts"
 
 export const DEFAULT_X264_PRESET = "veryfast"
 
@@ -179,10 +180,13 @@ export const FfmpegEngineLive = Layer.effect(
     const burnCaptions = (request: BurnRequest) =>
       Effect.gen(function* () {
         const { durationSeconds } = yield* probe(request.input)
+        const assPath = `${request.output}.ass`
+        const ass = assSubtitles({ ...request.captions, width: request.width, height: request.height, format: request.format })
+        yield* Effect.promise(() => writeFile(assPath, ass))
         const picture = [`scale=${even(request.width)}:${even(request.height)}`, "setsar=1", `fps=${request.frameRate}`]
         // Greenscreen keeps the source's timing (and audio) and only paints its picture over.
         if (request.format === "greenscreen") picture.push("drawbox=x=0:y=0:w=iw:h=ih:color=0x00FF00:t=fill")
-        picture.push(`ass=filename=${filterPath(request.assPath)}`)
+        picture.push(`ass=filename=${filterPath(assPath)}`)
         const onProgress = request.onProgress
         const onLine = (line: string) => {
           if (onProgress === undefined) return

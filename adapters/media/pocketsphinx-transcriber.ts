@@ -3,9 +3,11 @@
 // run in parallel, one per core, and the chunks' word times are shifted by where each chunk starts.
 import { Config, Effect, Layer } from "effect"
 import { spawn } from "node:child_process"
-import { createReadStream } from "node:fs"
-import { open } from "node:fs/promises"
-import { availableParallelism } from "node:os"
+import { createReadStream, createWriteStream } from "node:fs"
+import { mkdtemp, open, rm } from "node:fs/promises"
+import { availableParallelism, tmpdir } from "node:os"
+import { join } from "node:path"
+import { pipeline } from "node:stream/promises"
 import type { TimedWord } from "../../domain/captions.ts"
 import { WorkFailed } from "../../domain/errors.ts"
 import { Transcriber, type TranscriberShape } from "../../domain/ports/transcriber.ts"
@@ -53,6 +55,12 @@ const roundMs = (seconds: number): number => Math.round(seconds * 1000) / 1000
 interface PcmLayout {
   readonly dataOffset: number
   readonly samples: number
+}
+
+/** A range of samples, end exclusive. */
+interface Chunk {
+  readonly start: number
+  readonly end: number
 }
 
 const malformed = (path: string, what: string) => Effect.die(new Error(`${path} is not a 16 kHz mono 16-bit WAV: ${what}`))
@@ -151,41 +159,53 @@ const chunksOf = (path: string, layout: PcmLayout, options: PocketsphinxOptions)
     return bounds.slice(1).map((end, i) => ({ start: bounds[i]!, end })).filter((chunk) => chunk.end > chunk.start)
   })
 
-/** Feeds one range of samples to pocketsphinx as raw PCM on its standard input. */
-const recognise = (binary: string, path: string, layout: PcmLayout, chunk: { start: number; end: number }) =>
+/** The canonical 44-byte header pocketsphinx expects: it skips exactly 44 bytes of a `.wav` file. */
+const wavHeader = (samples: number): Buffer => {
+  const header = Buffer.alloc(44)
+  header.write("RIFF", 0, "latin1")
+  header.writeUInt32LE(36 + samples * 2, 4)
+  header.write("WAVEfmt ", 8, "latin1")
+  header.writeUInt32LE(16, 16)
+  header.writeUInt16LE(1, 20)
+  header.writeUInt16LE(1, 22)
+  header.writeUInt32LE(SAMPLE_RATE, 24)
+  header.writeUInt32LE(SAMPLE_RATE * 2, 28)
+  header.writeUInt16LE(2, 32)
+  header.writeUInt16LE(16, 34)
+  header.write("data", 36, "latin1")
+  header.writeUInt32LE(samples * 2, 40)
+  return header
+}
+
+/** Copies one range of samples into a WAV of its own (pocketsphinx takes only whole files). */
+const writeChunk = (source: string, layout: PcmLayout, chunk: Chunk, target: string) =>
+  Effect.promise(() =>
+    pipeline(
+      async function*() {
+        yield wavHeader(chunk.end - chunk.start)
+        yield* createReadStream(source, {
+          start: layout.dataOffset + chunk.start * 2,
+          end: layout.dataOffset + chunk.end * 2 - 1
+        })
+      },
+      createWriteStream(target)
+    )
+  )
+
+const recognise = (binary: string, wavPath: string) =>
   Effect.async<string, WorkFailed>((resume) => {
-    let done = false
-    const finish = (result: Effect.Effect<string, WorkFailed>) => {
-      if (!done) {
-        done = true
-        resume(result)
-      }
-    }
-    const child = spawn(binary, ["-infile", "/dev/stdin", "-time", "yes", "-logfn", "/dev/null"], {
-      stdio: ["pipe", "pipe", "pipe"]
+    const child = spawn(binary, ["-infile", wavPath, "-time", "yes", "-logfn", "/dev/null"], {
+      stdio: ["ignore", "pipe", "pipe"]
     })
-    const audio = createReadStream(path, {
-      start: layout.dataOffset + chunk.start * 2,
-      end: layout.dataOffset + chunk.end * 2 - 1
-    })
-    // A recogniser that dies early closes its input; its exit status reports the failure.
-    child.stdin.on("error", () => audio.destroy())
-    audio.on("error", (e) => finish(Effect.die(e)))
-    audio.pipe(child.stdin)
     let out = ""
     let err = ""
     child.stdout.on("data", (piece: Buffer) => (out += piece.toString()))
     child.stderr.on("data", (piece: Buffer) => (err += piece.toString()))
-    child.on("error", (e: NodeJS.ErrnoException) => {
-      audio.destroy()
-      finish(
-        e.code === "ENOENT"
-          ? Effect.fail(new WorkFailed({ message: NOT_INSTALLED }))
-          : Effect.die(e)
-      )
-    })
+    // After a spawn error Node emits no "close", so each outcome resumes exactly once.
+    child.on("error", (e: NodeJS.ErrnoException) =>
+      resume(e.code === "ENOENT" ? Effect.fail(new WorkFailed({ message: NOT_INSTALLED })) : Effect.die(e)))
     child.on("close", (code) =>
-      finish(
+      resume(
         code === 0
           ? Effect.succeed(out)
           : Effect.fail(
@@ -196,10 +216,7 @@ const recognise = (binary: string, path: string, layout: PcmLayout, chunk: { sta
             })
           )
       ))
-    return Effect.sync(() => {
-      audio.destroy()
-      child.kill("SIGKILL")
-    })
+    return Effect.sync(() => child.kill("SIGKILL"))
   })
 
 export const makePocketsphinxTranscriber = (options: PocketsphinxOptions): TranscriberShape =>
@@ -209,16 +226,25 @@ export const makePocketsphinxTranscriber = (options: PocketsphinxOptions): Trans
       Effect.gen(function*() {
         const layout = yield* readLayout(wavPath)
         const chunks = yield* chunksOf(wavPath, layout, options)
+        const dir = yield* Effect.acquireRelease(
+          Effect.promise(() => mkdtemp(join(tmpdir(), "pocketsphinx-"))),
+          (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
+        )
         const words = yield* Effect.forEach(
           chunks,
-          (chunk) =>
-            recognise(options.binary, wavPath, layout, chunk).pipe(
-              Effect.map((stdout) => parsePocketsphinxWords(stdout, chunk.start / SAMPLE_RATE))
-            ),
+          (chunk, i) => {
+            const chunkPath = join(dir, `chunk-${i}.wav`)
+            return writeChunk(wavPath, layout, chunk, chunkPath).pipe(
+              Effect.zipRight(recognise(options.binary, chunkPath)),
+              Effect.map((stdout) => parsePocketsphinxWords(stdout, chunk.start / SAMPLE_RATE)),
+              // Only `parallelism` chunk copies sit on disk at a time.
+              Effect.ensuring(Effect.promise(() => rm(chunkPath, { force: true })))
+            )
+          },
           { concurrency: options.parallelism }
         )
         return words.flat()
-      }).pipe(Effect.withSpan("PocketsphinxTranscriber.transcribe"))
+      }).pipe(Effect.scoped, Effect.withSpan("PocketsphinxTranscriber.transcribe"))
   })
 
 export const PocketsphinxTranscriberLive = Layer.effect(

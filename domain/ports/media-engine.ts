@@ -1,4 +1,5 @@
 import { Context, type Effect } from "effect"
+import type { CaptionPage, CaptionStyle } from "../captions.ts"
 import type { WorkFailed } from "../errors.ts"
 import type { FrameRate, RenderFormat } from "../rules.ts"
 
@@ -16,8 +17,8 @@ export interface ProbeResult {
 export interface BurnRequest {
   readonly input: string
   readonly output: string
-  /** Subtitle file in ASS format, sized for the output. */
-  readonly assPath: string
+  /** The caption pages to burn in, drawn in this style at the output's size. */
+  readonly captions: { readonly pages: ReadonlyArray<CaptionPage>; readonly style: CaptionStyle }
   readonly format: RenderFormat
   readonly frameRate: FrameRate
   readonly width: number

@@ -58,6 +58,7 @@ describe("POST /v1/caption-videos", () => {
     expect(created.body.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
 
     const video = await waitForVideo(app.baseUrl, token, created.body.id)
+    expect(video.error).toBeUndefined()
     expect(video.status).toBe("completed")
     expect(video.step).toBe("completed")
     expect(video.videoUrl).toBeUndefined()

@@ -5,7 +5,6 @@ import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { assSubtitles } from "../../adapters/media/ass-subtitles.ts"
 import { FfmpegEngineLive } from "../../adapters/media/ffmpeg-engine.ts"
 import { BUILT_IN_TEMPLATES, layoutCaptions, layoutRulesOf } from "../../domain/captions.ts"
 import { MediaEngine } from "../../domain/ports/media-engine.ts"
@@ -75,16 +74,12 @@ const notGreen = (frame: Frame, band: { top: number; bottom: number }): number =
 const burn = (options: { format: RenderFormat; frameRate: FrameRate; name: string; onProgress?: (f: number) => void }) =>
   Effect.gen(function* () {
     const engine = yield* MediaEngine
-    const assPath = join(dir, `${options.name}.ass`)
     const output = join(dir, `${options.name}.mp4`)
     const pages = layoutCaptions(clip.words, layoutRulesOf(BOLD_POP))
-    yield* Effect.promise(() =>
-      writeFile(assPath, assSubtitles({ pages, style: BOLD_POP, width: W, height: H, format: options.format }))
-    )
     yield* engine.burnCaptions({
       input: clip.path,
       output,
-      assPath,
+      captions: { pages, style: BOLD_POP },
       format: options.format,
       frameRate: options.frameRate,
       width: W,
@@ -245,17 +240,14 @@ layer(FfmpegEngineLive)("FfmpegEngine", (it) => {
         expect(Number(probed.video.nb_frames)).toBeLessThanOrEqual(Math.ceil(clip.durationSeconds * 60) + 2)
       }))
 
-    it.effect("makes odd dimensions even, follows a rotated source's display orientation, reads any ASS path", () =>
+    it.effect("makes odd dimensions even, follows a rotated source's display orientation, writes to any path", () =>
       Effect.gen(function* () {
         const engine = yield* MediaEngine
         const rotated = join(dir, "rotated-source.mp4")
-        const assPath = join(dir, "it's, [odd]; a:b\\c.ass")
-        const output = join(dir, "odd.mp4")
-        yield* Effect.promise(async () => {
-          await ffmpeg("-i", mute, "-c", "copy", "-metadata:s:v", "rotate=90", rotated)
-          await writeFile(assPath, assSubtitles({ pages: [], style: BOLD_POP, width: 641, height: 359, format: "standard" }))
-        })
-        yield* engine.burnCaptions({ input: rotated, output, assPath, format: "standard", frameRate: 30, width: 641, height: 359 })
+        const output = join(dir, "it's, [odd]; a:b\\c.mp4")
+        yield* Effect.promise(() => ffmpeg("-i", mute, "-c", "copy", "-metadata:s:v", "rotate=90", rotated))
+        const captions = { pages: [], style: BOLD_POP }
+        yield* engine.burnCaptions({ input: rotated, output, captions, format: "standard", frameRate: 30, width: 641, height: 359 })
         const probed = yield* Effect.promise(() => ffprobe(output))
         expect([probed.video.width, probed.video.height]).toEqual([640, 358])
         expect(probed.audio).toBeUndefined()
@@ -263,11 +255,13 @@ layer(FfmpegEngineLive)("FfmpegEngine", (it) => {
 
     it.effect("fails with WorkFailed naming ffmpeg's complaint", () =>
       Effect.gen(function* () {
+        const audioOnly = join(dir, "audio-only.m4a")
+        yield* Effect.promise(() => ffmpeg("-f", "lavfi", "-i", "sine=d=1", "-c:a", "aac", audioOnly))
         const error = yield* Effect.flip(
           (yield* MediaEngine).burnCaptions({
-            input: mute,
+            input: audioOnly,
             output: join(dir, "never.mp4"),
-            assPath: join(dir, "missing.ass"),
+            captions: { pages: [], style: BOLD_POP },
             format: "standard",
             frameRate: 30,
             width: W,
@@ -275,7 +269,7 @@ layer(FfmpegEngineLive)("FfmpegEngine", (it) => {
           })
         )
         expect(error._tag).toBe("WorkFailed")
-        expect(error.message).toMatch(/^Burning the captions failed: .*(ass|Error|No such file)/i)
+        expect(error.message).toMatch(/^Burning the captions failed: .*(stream|matches)/i)
       }))
   })
 

@@ -3,12 +3,19 @@ import { CaptionStyle } from "../../../domain/captions.ts"
 
 export const CaptionTemplateObject = Schema.Struct({
   id: Schema.Int.annotations({ description: "Negative = built-in, positive = saved by the workspace." }),
-  name: Schema.String,
-  builtIn: Schema.Boolean,
+  name: Schema.String.annotations({ description: "A name to pick it by." }),
+  builtIn: Schema.Boolean.annotations({ description: "Built in (cannot be changed) or saved by the workspace." }),
   style: CaptionStyle
-}).annotations({ identifier: "CaptionTemplate" })
+}).annotations({ identifier: "CaptionTemplate", description: "A caption style." })
 
-export const TemplateName = Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(80))
+/** Some of the style fields; the others keep their values. */
+export const StyleChanges = Schema.partialWith(CaptionStyle, { exact: true }).annotations({
+  description: "Style fields to set; the others keep the base template's values."
+})
+
+export const TemplateName = Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(80)).annotations({
+  description: "A name to pick the template by, 1 to 80 characters."
+})
 
 export const present = (t: { readonly id: number; readonly name: string; readonly builtIn: boolean; readonly style: CaptionStyle }) => ({
   id: t.id,

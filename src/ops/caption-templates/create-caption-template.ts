@@ -1,11 +1,11 @@
 import { Effect, Option, Schema } from "effect"
-import { CaptionStyle, DEFAULT_TEMPLATE_ID } from "../../../domain/captions.ts"
+import { DEFAULT_TEMPLATE_ID } from "../../../domain/captions.ts"
 import { InvalidInput } from "../../../domain/errors.ts"
 import { TemplateStore } from "../../../domain/ports/template-store.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { nowIso } from "../../kernel/now.ts"
 import { operation } from "../../kernel/operation.ts"
-import { CaptionTemplateObject, present, TemplateName } from "./caption-template-object.ts"
+import { CaptionTemplateObject, present, StyleChanges, TemplateName } from "./caption-template-object.ts"
 import { findTemplate } from "./resolve-template.ts"
 
 export const createCaptionTemplate = operation({
@@ -16,8 +16,8 @@ export const createCaptionTemplate = operation({
   path: Schema.Struct({}),
   payload: Schema.Struct({
     name: TemplateName,
-    basedOn: Schema.optional(Schema.Int),
-    style: Schema.optionalWith(Schema.partialWith(CaptionStyle, { exact: true }), { default: () => ({}) })
+    basedOn: Schema.optional(Schema.Int).annotations({ description: "Template whose style is the starting point (default -1)." }),
+    style: Schema.optionalWith(StyleChanges, { default: () => ({}) })
   }),
   output: CaptionTemplateObject,
   errors: ["InvalidInput"],

@@ -11,7 +11,10 @@ export const deleteCaptionTemplate = operation({
   description: "Videos that used it keep rendering with the default template (-1).",
   path: Schema.Struct({ id: SavedTemplateId }),
   payload: Schema.Struct({}),
-  output: Schema.Struct({ id: Schema.Int, deleted: Schema.Literal(true) }),
+  output: Schema.Struct({
+    id: Schema.Int.annotations({ description: "The deleted template's id." }),
+    deleted: Schema.Literal(true).annotations({ description: "Always true." })
+  }),
   errors: ["NotFound"],
   http: { method: "DELETE", path: "/v1/caption-templates/:id" },
   access: "workspace",

@@ -1,10 +1,9 @@
 import { Effect, Option, Schema } from "effect"
-import { CaptionStyle } from "../../../domain/captions.ts"
 import { NotFound } from "../../../domain/errors.ts"
 import { TemplateStore } from "../../../domain/ports/template-store.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
-import { CaptionTemplateObject, present, SavedTemplateId, TemplateName } from "./caption-template-object.ts"
+import { CaptionTemplateObject, present, SavedTemplateId, StyleChanges, TemplateName } from "./caption-template-object.ts"
 
 
 export const updateCaptionTemplate = operation({
@@ -12,7 +11,7 @@ export const updateCaptionTemplate = operation({
   summary: "Change a saved caption template",
   description: "Renames a saved template and/or changes the style fields given.",
   path: Schema.Struct({ id: SavedTemplateId }),
-  payload: Schema.Struct({ name: Schema.optional(TemplateName), style: Schema.optional(Schema.partialWith(CaptionStyle, { exact: true })) }),
+  payload: Schema.Struct({ name: Schema.optional(TemplateName), style: Schema.optional(StyleChanges) }),
   output: CaptionTemplateObject,
   errors: ["NotFound"],
   http: { method: "PATCH", path: "/v1/caption-templates/:id" },

@@ -32,10 +32,10 @@ export const CaptionVideoFields = {
 export const CreatedVideo = Schema.Struct({
   id: VideoId,
   status: Status,
-  render: Schema.Boolean,
-  createdAt: Schema.String,
-  editorUrl: Schema.String
-}).annotations({ identifier: "CreatedVideo" })
+  render: Schema.Boolean.annotations({ description: "Whether the mp4 export was requested with `render`." }),
+  createdAt: Schema.String.annotations({ description: "ISO 8601 UTC timestamp with milliseconds." }),
+  editorUrl: Schema.String.annotations({ description: "Unguessable link to the project in the editor." })
+}).annotations({ identifier: "CreatedVideo", description: "The new video, processing in the background." })
 
 export type CaptionSource =
   | { readonly _tag: "Url"; readonly url: string }

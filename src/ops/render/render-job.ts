@@ -1,7 +1,6 @@
 // The export: charge, lay out the captions in the template's style, burn them in one encode,
 // store the mp4 and its thumbnail. A failure refunds the charge (through the Failed transition).
 import { Effect, Option, Schema } from "effect"
-import { writeFile } from "node:fs/promises"
 import { layoutCaptions, layoutRulesOf } from "../../../domain/captions.ts"
 import { type InsufficientCredits, WorkFailed } from "../../../domain/errors.ts"
 import type { BlobStore } from "../../../domain/ports/blob-store.ts"
@@ -15,7 +14,6 @@ import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { renderCredits } from "../../../domain/pricing.ts"
 import { RenderOptions } from "../../../domain/rules.ts"
 import { type VideoRecord, workKey } from "../../../domain/video.ts"
-import { assSubtitles } from "../../../adapters/media/ass-subtitles.ts"
 import { Done, type JobHandler } from "../../kernel/job-runner.ts"
 import { RENDER_VIDEO } from "../../kernel/job-kinds.ts"
 import { nowIso } from "../../kernel/now.ts"
@@ -65,19 +63,15 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
       }
       yield* charge(video, renderCredits(durationSeconds, options.frameRate))
       const words = yield* videos.getWords(videoId).pipe(Effect.map(Option.getOrElse(() => [])))
-      const template = yield* templateForRender(video.workspaceId, video.templateId)
-      const assPath = `${dir}/captions.ass`
-      const pages = layoutCaptions(words, layoutRulesOf(template.style))
-      yield* Effect.promise(() =>
-        writeFile(assPath, assSubtitles({ pages, style: template.style, width, height, format: options.format }))
-      )
+      const { style } = yield* templateForRender(video.workspaceId, video.templateId)
+      const pages = layoutCaptions(words, layoutRulesOf(style))
       const media = yield* MediaEngine
       const source = yield* localSource(video, dir)
       const output = `${dir}/video.mp4`
       yield* media.burnCaptions({
         input: source,
         output,
-        assPath,
+        captions: { pages, style },
         format: options.format,
         frameRate: options.frameRate,
         width,

@@ -9,11 +9,11 @@ import { findVideo } from "./find-video.ts"
 
 export const VideoCaptions = Schema.Struct({
   videoId: VideoId,
-  templateId: Schema.Int,
-  words: Schema.Array(TimedWord),
+  templateId: Schema.Int.annotations({ description: "The template whose layout rules made the pages." }),
+  words: Schema.Array(TimedWord).annotations({ description: "Every recognised word with its start and end." }),
   pages: Schema.Array(CaptionPage).annotations({ description: "Words grouped into lines and pages as they are burned in." }),
-  srt: Schema.String,
-  vtt: Schema.String
+  srt: Schema.String.annotations({ description: "The pages as SubRip text." }),
+  vtt: Schema.String.annotations({ description: "The pages as WebVTT text." })
 }).annotations({ identifier: "VideoCaptions" })
 
 /** The timed words, laid out in the video's caption style. */

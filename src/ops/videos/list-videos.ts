@@ -11,7 +11,10 @@ export const listVideos = operation({
   summary: "List videos",
   description: "The workspace's videos, newest first, optionally only those with a given status.",
   path: Schema.Struct({}),
-  payload: Schema.Struct({ status: Schema.optional(Status), ...PageParams }),
+  payload: Schema.Struct({
+    status: Schema.optional(Status).annotations({ description: "Only videos with this status." }),
+    ...PageParams
+  }),
   output: ListEnvelope(Video, "VideoList"),
   errors: [],
   http: { method: "GET", path: "/v1/videos" },

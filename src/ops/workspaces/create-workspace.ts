@@ -58,7 +58,10 @@ export const createWorkspace = operation({
   description: "Creates a workspace, its first API token (shown once) and its opening credit balance.",
   path: Schema.Struct({}),
   payload: NewWorkspace,
-  output: Schema.Struct({ workspaceId: Schema.String, token: Schema.String }),
+  output: Schema.Struct({
+    workspaceId: Schema.String.annotations({ description: "The new workspace's id." }),
+    token: Schema.String.annotations({ description: "Its first API token; shown once, stored only as a hash." })
+  }),
   errors: [],
   http: { method: "POST", path: "/admin/workspaces" },
   access: "admin",

@@ -9,9 +9,12 @@ export const issueToken = operation({
   name: "issueToken",
   summary: "Issue an API token (admin)",
   description: "A new API token for the workspace; shown once, stored only as a hash.",
-  path: Schema.Struct({ workspaceId: Schema.String }),
+  path: Schema.Struct({ workspaceId: Schema.String.annotations({ description: "The workspace the token acts for." }) }),
   payload: Schema.Struct({ label: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(120)), { default: () => "api token" }) }),
-  output: Schema.Struct({ tokenId: Schema.String, token: Schema.String }),
+  output: Schema.Struct({
+    tokenId: Schema.String.annotations({ description: "Names the token for revocation." }),
+    token: Schema.String.annotations({ description: "The API token; shown once, stored only as a hash." })
+  }),
   errors: ["NotFound"],
   http: { method: "POST", path: "/admin/workspaces/:workspaceId/tokens" },
   access: "admin",

@@ -9,9 +9,12 @@ export const revokeToken = operation({
   name: "revokeToken",
   summary: "Revoke an API token (admin)",
   description: "The token stops working at once. Takes the token id, or the token itself.",
-  path: Schema.Struct({ tokenId: Schema.String }),
+  path: Schema.Struct({ tokenId: Schema.String.annotations({ description: "The token's id, or the token itself." }) }),
   payload: Schema.Struct({}),
-  output: Schema.Struct({ tokenId: Schema.String, revoked: Schema.Literal(true) }),
+  output: Schema.Struct({
+    tokenId: Schema.String.annotations({ description: "The revoked token's id." }),
+    revoked: Schema.Literal(true).annotations({ description: "Always true." })
+  }),
   errors: ["NotFound"],
   http: { method: "DELETE", path: "/admin/tokens/:tokenId" },
   access: "admin",

@@ -9,12 +9,15 @@ export const setWebhookSecret = operation({
   summary: "Set the webhook signing secret (admin)",
   description:
     "Deliveries are then signed with Standard Webhooks (`webhook-signature`). Without `secret` a new one is generated; `clear: true` stops signing.",
-  path: Schema.Struct({ workspaceId: Schema.String }),
+  path: Schema.Struct({ workspaceId: Schema.String.annotations({ description: "The workspace whose deliveries are signed." }) }),
   payload: Schema.Struct({
     secret: Schema.optional(Schema.String.pipe(Schema.startsWith(WEBHOOK_SECRET_PREFIX), Schema.minLength(30))),
-    clear: Schema.optional(Schema.Boolean)
+    clear: Schema.optional(Schema.Boolean).annotations({ description: "true: stop signing." })
   }),
-  output: Schema.Struct({ workspaceId: Schema.String, secret: Schema.NullOr(Schema.String) }),
+  output: Schema.Struct({
+    workspaceId: Schema.String.annotations({ description: "The workspace." }),
+    secret: Schema.NullOr(Schema.String).annotations({ description: "The signing secret now in force (`whsec_…`), or null." })
+  }),
   errors: ["NotFound"],
   http: { method: "POST", path: "/admin/workspaces/:workspaceId/webhook-secret" },
   access: "admin",

@@ -1,0 +1,231 @@
+// How much the caption render costs over a plain re-encode with the same encoder settings, and how
+// long the whole pipeline over HTTP takes, on a 60 s 1080x1920 30 fps spoken clip.
+//   (a) plain ffmpeg re-encode: the render's picture chain without the ass filter, same x264/aac/faststart
+//   (b) MediaEngine.burnCaptions from FfmpegEngineLive, what the render job runs
+//   (c) the real service: POST /v1/caption-videos (multipart) until GET /v1/videos/:id says completed
+// BENCH_RUNS=n runs (a) and (b) max(2, n) times each, alternating, and (c) n times (default 1).
+import { execFile } from "node:child_process"
+import { openAsBlob } from "node:fs"
+import { mkdtemp, rm, stat } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { setTimeout as sleep } from "node:timers/promises"
+import { promisify } from "node:util"
+import { Effect } from "effect"
+import { FfmpegEngineLive, x264Args } from "../adapters/media/ffmpeg-engine.ts"
+import { BUILT_IN_TEMPLATES, type CaptionPage, type CaptionStyle, DEFAULT_TEMPLATE_ID, layoutCaptions, layoutRulesOf } from "../domain/captions.ts"
+import { MediaEngine } from "../domain/ports/media-engine.ts"
+import { speak } from "../test/support/festival.ts"
+import { type Figure, isEntryPoint, median, report } from "./figures.ts"
+import { type ServiceProcess, startService } from "./service-process.ts"
+
+const run = promisify(execFile)
+
+const BENCH = "caption-render"
+const WIDTH = 1080
+const HEIGHT = 1920
+const FPS = 30
+const SECONDS = 60
+const PIPELINE_TIMEOUT_MS = 8 * 60_000
+
+const SCRIPT = [
+  "Every morning the harbour wakes before the town does. Fishing boats slide out past the breakwater while the gulls",
+  "argue over the last scraps of yesterday. By the time the bakery opens, the first crates of fish are already stacked on",
+  "the quay, and the market fills with voices, prices and the smell of salt. Visitors often ask why anyone would choose",
+  "such an early life. The answer is simple: the sea decides the hours, not the people. When the tide turns, everything",
+  "turns with it. Later in the day the light softens, children run along the sea wall, and the older fishermen mend their",
+  "nets in the shade. Nobody hurries. Stories are traded as freely as bait, and most of them grow a little taller each",
+  "time they are told. In the evening the boats come home, the lamps come on, and the harbour settles into a quiet rhythm",
+  "that has lasted for centuries."
+].join(" ")
+
+interface Clip {
+  readonly path: string
+  readonly bytes: number
+  readonly pages: ReadonlyArray<CaptionPage>
+  readonly style: CaptionStyle
+  readonly words: number
+}
+
+const seconds = (ms: number): number => ms / 1000
+
+const timed = async (work: () => Promise<unknown>): Promise<number> => {
+  const started = performance.now()
+  await work()
+  return seconds(performance.now() - started)
+}
+
+/** Festival speech padded with silence to 60 s over a moving test picture, made fast (not timed). */
+const makeClip = async (dir: string): Promise<Clip> => {
+  const speech = await speak(SCRIPT, dir)
+  const path = join(dir, "clip.mp4")
+  await run("ffmpeg", [
+    "-nostdin", "-y", "-v", "error",
+    "-f", "lavfi", "-i", `testsrc2=s=${WIDTH}x${HEIGHT}:r=${FPS}`,
+    "-i", speech.wavPath,
+    "-filter_complex", "[1:a]apad[a]",
+    "-map", "0:v", "-map", "[a]", "-t", String(SECONDS),
+    "-c:v", "libx264", "-preset", "ultrafast", "-crf", "20", "-pix_fmt", "yuv420p",
+    "-c:a", "aac", "-b:a", "128k",
+    path
+  ])
+  const words = speech.words
+    .filter((w) => w.start < SECONDS)
+    .map((w) => ({ ...w, end: Math.min(w.end, SECONDS) }))
+  const { style } = BUILT_IN_TEMPLATES.find((t) => t.id === DEFAULT_TEMPLATE_ID)!
+  return { path, bytes: (await stat(path)).size, pages: layoutCaptions(words, layoutRulesOf(style)), style, words: words.length }
+}
+
+/** The render's picture chain (scale, setsar, fps) and output settings, without the captions. */
+const plainEncode = (input: string, output: string) =>
+  run("ffmpeg", [
+    "-nostdin", "-y", "-hide_banner", "-v", "error",
+    "-i", input,
+    "-filter_complex", `[0:v:0]scale=${WIDTH}:${HEIGHT},setsar=1,fps=${FPS}[v]`,
+    "-map", "[v]", "-map", "0:a:0?",
+    ...x264Args(process.env["X264_PRESET"]), "-c:a", "aac", "-b:a", "128k",
+    "-movflags", "+faststart",
+    output
+  ])
+
+const burnCaptions = (clip: Clip, output: string) =>
+  Effect.runPromise(
+    Effect.flatMap(MediaEngine, (engine) =>
+      engine.burnCaptions({
+        input: clip.path,
+        output,
+        captions: { pages: clip.pages, style: clip.style },
+        format: "standard",
+        frameRate: FPS,
+        width: WIDTH,
+        height: HEIGHT
+      })).pipe(Effect.provide(FfmpegEngineLive))
+  )
+
+interface VideoObject {
+  readonly id: string
+  readonly status: string
+  readonly step?: string
+  readonly error?: string
+}
+
+interface PipelineRun {
+  readonly totalSeconds: number
+  readonly uploadSeconds: number
+  readonly videoId: string
+  readonly recognisedWords: number
+}
+
+const pipeline = async (service: ServiceProcess, clip: Clip): Promise<PipelineRun> => {
+  const auth = { authorization: `Bearer ${service.token}` }
+  const form = new FormData()
+  form.append("file", await openAsBlob(clip.path, { type: "video/mp4" }), "clip.mp4")
+  form.append("render", "{}")
+  const started = performance.now()
+  const created = await fetch(`${service.baseUrl}/v1/caption-videos`, { method: "POST", headers: auth, body: form })
+  const uploadSeconds = seconds(performance.now() - started)
+  const body = await created.text()
+  if (!created.ok) throw new Error(`POST /v1/caption-videos answered ${created.status}: ${body.slice(0, 500)}`)
+  const { id } = JSON.parse(body) as VideoObject
+  for (;;) {
+    const video = (await (await fetch(`${service.baseUrl}/v1/videos/${id}`, { headers: auth })).json()) as VideoObject
+    if (video.status === "completed") break
+    if (video.status === "failed") throw new Error(`the video failed at ${video.step}: ${video.error}`)
+    if (performance.now() - started > PIPELINE_TIMEOUT_MS) throw new Error(`not completed after ${PIPELINE_TIMEOUT_MS / 1000} s (step ${video.step})`)
+    await sleep(100)
+  }
+  const totalSeconds = seconds(performance.now() - started)
+  const captions = (await (await fetch(`${service.baseUrl}/v1/videos/${id}/captions`, { headers: auth })).json()) as {
+    words?: ReadonlyArray<unknown>
+  }
+  return { totalSeconds, uploadSeconds, videoId: id, recognisedWords: captions.words?.length ?? 0 }
+}
+
+/** The server logs one entry per step and per job (Effect's pretty logger: a header line, then `key: value` lines). */
+const stepTimings = (log: string, videoId: string): ReadonlyArray<{ name: string; seconds: number }> => {
+  const entries = log.split(/\n(?=\[\d\d:\d\d:\d\d\.\d+\] )/)
+  const durationOf = (entry: string): number | undefined => {
+    const hrtime = /hrtime: \[\s*(\d+),\s*(\d+)\s*\]/.exec(entry)
+    if (hrtime !== null) return Number(hrtime[1]) + Number(hrtime[2]) / 1e9
+    const millis = /millis: (\d+(?:\.\d+)?)/.exec(entry) ?? /durationMs: (\d+(?:\.\d+)?)/.exec(entry)
+    return millis === null ? undefined : Number(millis[1]) / 1000
+  }
+  return entries.flatMap((entry) => {
+    const message = /^\[[^\]]+\] \w+ \([^)]*\)[^:]*: (.*)$/m.exec(entry)?.[1]?.trim()
+    const duration = durationOf(entry)
+    if (message === undefined || duration === undefined) return []
+    const step = /^step (\w+) done$/.exec(message)
+    if (step !== null && entry.includes(videoId)) return [{ name: `step ${step[1]}`, seconds: duration }]
+    if (message === "render encoded" && entry.includes(videoId)) return [{ name: "render encode (burnCaptions)", seconds: duration }]
+    const kind = /^\s*kind: (\S+)$/m.exec(entry)?.[1]
+    if (message === "job Done" && kind !== undefined && kind !== "webhook.deliver") return [{ name: `job ${kind}`, seconds: duration }]
+    return []
+  })
+}
+
+export const captionRender = async (): Promise<ReadonlyArray<Figure>> => {
+  const requested = Number(process.env["BENCH_RUNS"] ?? "")
+  const runs = Number.isInteger(requested) && requested > 0 ? requested : 1
+  const encodeRuns = Math.max(2, runs)
+  const dir = await mkdtemp(join(tmpdir(), "bench-caption-render-"))
+  try {
+    console.log(`${BENCH}: making the ${SECONDS} s ${WIDTH}x${HEIGHT} ${FPS} fps spoken clip (not timed)`)
+    const clip = await makeClip(dir)
+    console.log(`${BENCH}: clip ${(clip.bytes / 1e6).toFixed(1)} MB, ${clip.words} words, ${clip.pages.length} caption pages`)
+    const plain: Array<number> = []
+    const burned: Array<number> = []
+    for (let i = 1; i <= encodeRuns; i++) {
+      const a = join(dir, "plain.mp4")
+      plain.push(await timed(() => plainEncode(clip.path, a)))
+      await rm(a, { force: true })
+      console.log(`${BENCH}: run ${i}/${encodeRuns}  (a) plain re-encode ${plain.at(-1)!.toFixed(2)} s`)
+      const b = join(dir, "burned.mp4")
+      burned.push(await timed(() => burnCaptions(clip, b)))
+      await rm(b, { force: true })
+      console.log(`${BENCH}: run ${i}/${encodeRuns}  (b) burnCaptions      ${burned.at(-1)!.toFixed(2)} s`)
+    }
+    const a = median(plain)
+    const b = median(burned)
+    const figures: Array<Figure> = [
+      { bench: BENCH, name: "(a) plain re-encode, same settings", value: a, unit: "s", note: `median of ${encodeRuns}` },
+      { bench: BENCH, name: "(b) burnCaptions (render step)", value: b, unit: "s", note: `median of ${encodeRuns}` },
+      { bench: BENCH, name: "b/a", value: b / a, unit: "x", target: { atMost: 1.15 } }
+    ]
+
+    const pipelineTimes: Array<number> = []
+    const details: Array<Figure> = []
+    const service = await startService()
+    try {
+      for (let i = 1; i <= runs; i++) {
+        const result = await pipeline(service, clip).then((r) => r, (e: unknown) => (e instanceof Error ? e : new Error(String(e))))
+        if (result instanceof Error) {
+          console.log(`${BENCH}: run ${i}/${runs}  (c) pipeline FAILED: ${result.message}`)
+          details.push({ bench: BENCH, name: `(c) run ${i}`, value: null, unit: "s", note: result.message.slice(0, 120) })
+          continue
+        }
+        pipelineTimes.push(result.totalSeconds)
+        console.log(`${BENCH}: run ${i}/${runs}  (c) HTTP pipeline    ${result.totalSeconds.toFixed(2)} s`)
+        if (i === 1) {
+          details.push(
+            { bench: BENCH, name: "(c) upload (POST answered)", value: result.uploadSeconds, unit: "s" },
+            { bench: BENCH, name: "(c) words recognised", value: result.recognisedWords, unit: "words", note: `festival spoke ${clip.words}` },
+            ...stepTimings(service.log(), result.videoId).map((t) => ({ bench: BENCH, name: `(c) ${t.name}`, value: t.seconds, unit: "s" }))
+          )
+        }
+      }
+    } finally {
+      await service.stop()
+    }
+    const c = pipelineTimes.length > 0 ? median(pipelineTimes) : null
+    figures.push(
+      { bench: BENCH, name: "(c) HTTP pipeline, POST to completed", value: c, unit: "s", note: runs > 1 ? `median of ${pipelineTimes.length}` : "1 run" },
+      { bench: BENCH, name: "c/a", value: c === null ? null : c / a, unit: "x", target: { atMost: 2.0 } },
+      ...details
+    )
+    return figures
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+if (isEntryPoint(import.meta.url)) await report(await captionRender())

@@ -1,0 +1,104 @@
+// Caption templates (built-in and saved) and the media links behind videoUrl.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { writeFile } from "node:fs/promises"
+import { join } from "node:path"
+import { Effect } from "effect"
+import { FileStore } from "../../domain/ports/file-store.ts"
+import { fileUrl } from "../../src/kernel/links.ts"
+import { storeFile } from "../../src/ops/media/store-file.ts"
+import { startApp, type TestApp } from "../support/app.ts"
+import { call } from "../support/http-client.ts"
+
+let app: TestApp
+let token: string
+
+beforeAll(async () => {
+  app = await startApp({ worker: false })
+  token = (await app.createWorkspace()).token
+})
+
+afterAll(async () => {
+  await app?.close()
+})
+
+describe("caption templates", () => {
+  it("lists at least six built-in looks, then saves, changes and deletes a workspace template", async () => {
+    const listed = await call(app.baseUrl, "/v1/caption-templates", { token })
+    const builtIn = listed.body.data.filter((t: { builtIn: boolean }) => t.builtIn)
+    expect(builtIn.length).toBeGreaterThanOrEqual(6)
+    expect(builtIn.every((t: { id: number }) => t.id < 0)).toBe(true)
+    expect(new Set(builtIn.map((t: { style: { highlight: string } }) => t.style.highlight)).size).toBeGreaterThanOrEqual(3)
+
+    const saved = await call(app.baseUrl, "/v1/caption-templates", {
+      token,
+      json: { name: "Brand", basedOn: -5, style: { highlightColor: "#112233" } }
+    })
+    expect(saved.status).toBe(200)
+    expect(saved.body).toMatchObject({ name: "Brand", builtIn: false, style: { glow: true, highlightColor: "#112233" } })
+
+    const changed = await call(app.baseUrl, `/v1/caption-templates/${saved.body.id}`, {
+      token,
+      method: "PATCH",
+      json: { name: "Brand 2", style: { uppercase: true } }
+    })
+    expect(changed.body).toMatchObject({ name: "Brand 2", style: { uppercase: true, highlightColor: "#112233" } })
+
+    const bad = await call(app.baseUrl, `/v1/caption-templates/${saved.body.id}`, {
+      token,
+      method: "PATCH",
+      json: { style: { textColor: "red" } }
+    })
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.details.field).toBe("style.textColor")
+
+    // A create without templateId now uses the template used last.
+    const used = await call(app.baseUrl, "/v1/caption-videos", {
+      token,
+      json: { url: "https://media.example.com/a.mp4", templateId: saved.body.id }
+    })
+    const next = await call(app.baseUrl, "/v1/caption-videos", { token, json: { url: "https://media.example.com/b.mp4" } })
+    const video = await call(app.baseUrl, `/v1/videos/${next.body.id}`, { token })
+    expect(used.status).toBe(200)
+    expect(video.body.templateId).toBe(saved.body.id)
+
+    const deleted = await call(app.baseUrl, `/v1/caption-templates/${saved.body.id}`, { token, method: "DELETE" })
+    expect(deleted.body).toEqual({ id: saved.body.id, deleted: true })
+    expect((await call(app.baseUrl, `/v1/caption-templates/${saved.body.id}`, { token, method: "DELETE" })).status).toBe(404)
+  })
+})
+
+describe("media links", () => {
+  const store = (expiresInMs: number | null) =>
+    app.runtime.runPromise(Effect.gen(function*() {
+      const path = join(app.dataDir, `upload-${Math.random()}.bin`)
+      yield* Effect.promise(() => writeFile(path, Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 256))))
+      const file = yield* storeFile({ id: "ws-links", plan: "pro" }, { path, name: "data.bin", contentType: "application/octet-stream" })
+      const files = yield* FileStore
+      if (expiresInMs !== null) yield* files.insert({ ...file, id: `${file.id}-x`, token: `${file.token}x`, expiresAt: Date.now() + expiresInMs })
+      return file
+    }))
+
+  it("serves whole files and ranges without a header, and stops once the file is deleted", async () => {
+    const file = await store(null)
+    const url = fileUrl(app.baseUrl, file)
+    const whole = await fetch(url)
+    expect(whole.status).toBe(200)
+    expect(whole.headers.get("accept-ranges")).toBe("bytes")
+    expect((await whole.arrayBuffer()).byteLength).toBe(1000)
+    const tail = await fetch(url, { headers: { range: "bytes=-10" } })
+    expect(tail.status).toBe(206)
+    expect(tail.headers.get("content-range")).toBe("bytes 990-999/1000")
+    expect([...new Uint8Array(await tail.arrayBuffer())]).toEqual([222, 223, 224, 225, 226, 227, 228, 229, 230, 231])
+    expect((await fetch(url, { headers: { range: "bytes=5000-" } })).status).toBe(416)
+    expect((await fetch(url.replace(file.token, "not-a-token"))).status).toBe(404)
+
+    await app.runtime.runPromise(Effect.flatMap(FileStore, (f) => f.markDeleted(file.id, new Date().toISOString())))
+    expect((await fetch(url)).status).toBe(404)
+  })
+
+  it("stops serving a file once it expires", async () => {
+    const file = await store(-1)
+    expect((await fetch(fileUrl(app.baseUrl, { ...file, token: `${file.token}x` }))).status).toBe(404)
+    expect((await fetch(fileUrl(app.baseUrl, file))).status).toBe(200)
+  })
+})

@@ -1,0 +1,156 @@
+import { execFile } from "node:child_process"
+import { mkdtemp, rm, stat } from "node:fs/promises"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Fiber, TestClock } from "effect"
+import { OpenAiTranscriberLive, type OpenAiConfig } from "../../adapters/media/openai-transcriber.ts"
+import { WorkFailed } from "../../domain/errors.ts"
+import { Transcriber } from "../../domain/ports/transcriber.ts"
+
+const run = promisify(execFile)
+const KEY = "sk-test-key"
+
+interface Received {
+  readonly path: string
+  readonly fields: Record<string, string>
+  readonly file: { readonly name: string; readonly type: string; readonly size: number }
+}
+
+/** What the stand-in answers next; "hang" never answers. */
+let answer: "words" | "text only" | "hang" = "words"
+let received: Array<Received> = []
+let requestArrived: () => void = () => {}
+
+/** Speaks the documented shapes of OpenAI's transcription endpoint. */
+const standIn = async (req: IncomingMessage, res: ServerResponse) => {
+  const chunks: Array<Buffer> = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  const json = (status: number, body: unknown) => {
+    res.writeHead(status, { "content-type": "application/json" })
+    res.end(JSON.stringify(body))
+  }
+  if (req.headers.authorization !== `Bearer ${KEY}`) {
+    return json(401, {
+      error: {
+        message: "Incorrect API key provided: wr***ey. You can find your API key in your account settings.",
+        type: "invalid_request_error",
+        param: null,
+        code: "invalid_api_key"
+      }
+    })
+  }
+  const form = await new Response(Buffer.concat(chunks), {
+    headers: { "content-type": req.headers["content-type"] ?? "" }
+  }).formData()
+  const file = form.get("file")
+  if (!(file instanceof File)) return json(400, { error: { message: "file is required" } })
+  const fields = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>
+  received.push({ path: req.url ?? "", fields, file: { name: file.name, type: file.type, size: file.size } })
+  requestArrived()
+  if (answer === "hang") return
+  if (answer === "text only") return json(200, { text: "Hello there." })
+  json(200, {
+    task: "transcribe",
+    language: "english",
+    duration: 1.5,
+    text: "Hello there.",
+    words: [
+      { word: "Hello", start: 0.12, end: 0.48 },
+      { word: " there.", start: 0.5, end: 0.9 }
+    ]
+  })
+}
+
+let server: Server
+let baseUrl = ""
+let dir = ""
+let wav = ""
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "openai-"))
+  wav = join(dir, "audio.wav")
+  await run("ffmpeg", ["-nostdin", "-y", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=300:duration=1", "-ar", "16000", "-ac", "1", "-c:a", "pcm_s16le", wav])
+  server = createServer((req, res) => void standIn(req, res))
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+
+afterAll(async () => {
+  server.closeAllConnections()
+  await new Promise((resolve) => server.close(resolve))
+  await rm(dir, { recursive: true, force: true })
+})
+
+const transcribe = (config: Partial<OpenAiConfig>) =>
+  Effect.flatMap(Transcriber, (t) => t.transcribe(wav)).pipe(
+    Effect.provide(OpenAiTranscriberLive({ baseUrl, apiKey: KEY, model: "whisper-1", ...config }))
+  )
+
+describe("OpenAiTranscriber", () => {
+  it.effect("sends the audio as documented and reads the word timings", () =>
+    Effect.gen(function*() {
+      answer = "words"
+      received = []
+      const words = yield* transcribe({})
+      expect(words).toEqual([
+        { text: "Hello", start: 0.12, end: 0.48 },
+        { text: "there.", start: 0.5, end: 0.9 }
+      ])
+      const size = (yield* Effect.promise(() => stat(wav))).size
+      expect(received).toEqual([{
+        path: "/v1/audio/transcriptions",
+        fields: { model: "whisper-1", response_format: "verbose_json", "timestamp_granularities[]": "word" },
+        file: { name: "audio.wav", type: "audio/wav", size }
+      }])
+    }))
+
+  it.effect("accepts a base URL that already ends in /v1", () =>
+    Effect.gen(function*() {
+      answer = "words"
+      received = []
+      yield* transcribe({ baseUrl: `${baseUrl}/v1/` })
+      expect(received.map((r) => r.path)).toEqual(["/v1/audio/transcriptions"])
+    }))
+
+  it.effect("reports the provider's own message when it refuses the key", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(transcribe({ apiKey: "wrong-key" }))
+      expect(error).toBeInstanceOf(WorkFailed)
+      expect(error.message).toBe(
+        "The transcription service refused the audio (HTTP 401): Incorrect API key provided: wr***ey. " +
+          "You can find your API key in your account settings."
+      )
+    }))
+
+  it.effect("says the service gave no word timings when it answers with text only", () =>
+    Effect.gen(function*() {
+      answer = "text only"
+      const error = yield* Effect.flip(transcribe({}))
+      expect(error.message).toMatch(/returned no word timings: it must support response_format=verbose_json/)
+    }))
+
+  it.effect("says when the service cannot be reached", () =>
+    Effect.gen(function*() {
+      const closed = createServer()
+      yield* Effect.promise(() => new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve)))
+      const port = (closed.address() as AddressInfo).port
+      yield* Effect.promise(() => new Promise((resolve) => closed.close(resolve)))
+      const error = yield* Effect.flip(transcribe({ baseUrl: `http://127.0.0.1:${port}` }))
+      expect(error.message).toMatch(new RegExp(`^The transcription service at http://127.0.0.1:${port}/v1/audio/transcriptions could not be reached: .*ECONNREFUSED`))
+    }))
+
+  it.effect("gives up on a service that does not answer", () =>
+    Effect.gen(function*() {
+      answer = "hang"
+      const arrived = new Promise<void>((resolve) => (requestArrived = resolve))
+      const fiber = yield* Effect.fork(transcribe({}))
+      yield* Effect.promise(() => arrived)
+      yield* TestClock.adjust("10 minutes")
+      const error = yield* Effect.flip(Fiber.join(fiber))
+      expect(error).toEqual(new WorkFailed({ message: "The transcription service did not answer within 10 minutes." }))
+    }))
+})
