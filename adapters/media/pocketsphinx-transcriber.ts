@@ -177,7 +177,10 @@ const wavHeader = (samples: number): Buffer => {
   return header
 }
 
-/** Copies one range of samples into a WAV of its own (pocketsphinx takes only whole files). */
+/**
+ * Copies one range of samples into a WAV of its own: pocketsphinx reads only files, and the
+ * /dev/stdin it could read instead cannot be opened on the socket Node gives a child as stdin.
+ */
 const writeChunk = (source: string, layout: PcmLayout, chunk: Chunk, target: string) =>
   Effect.promise(() =>
     pipeline(
@@ -201,7 +204,7 @@ const recognise = (binary: string, wavPath: string) =>
     let err = ""
     child.stdout.on("data", (piece: Buffer) => (out += piece.toString()))
     child.stderr.on("data", (piece: Buffer) => (err += piece.toString()))
-    // After a spawn error Node emits no "close", so each outcome resumes exactly once.
+    // Node may emit "close" after "error"; the fiber takes the first outcome.
     child.on("error", (e: NodeJS.ErrnoException) =>
       resume(e.code === "ENOENT" ? Effect.fail(new WorkFailed({ message: NOT_INSTALLED })) : Effect.die(e)))
     child.on("close", (code) =>

@@ -22,7 +22,7 @@ let untrusted: HttpsReceiver
 beforeAll(async () => {
   app = await startApp()
   dir = await mkdtemp(join(tmpdir(), "webhooks-e2e-"))
-  clip = await makeSpokenClip({ text: "Webhooks tell you when it is done.", width: 360, height: 640, fps: 30, dir })
+  clip = await makeSpokenClip({ text: "The weather is nice today. We are going to the park to play.", width: 360, height: 640, fps: 30, dir })
   receiver = await startHttpsReceiver()
   untrusted = await startHttpsReceiver({ trusted: false })
 })
