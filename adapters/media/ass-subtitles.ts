@@ -155,6 +155,17 @@ const wordIntervals = (page: CaptionPage, end: number): ReadonlyArray<{ start: n
 /** Events shorter than the ASS clock's centisecond would vanish or overlap their neighbours. */
 const lasts = (start: number, end: number): boolean => Math.round(end * 100) > Math.round(start * 100)
 
+/** One event per spoken word of the page (too-short intervals dropped), given the word's index. */
+const perSpokenWord = (
+  page: CaptionPage,
+  end: number,
+  event: (interval: { start: number; end: number }, active: number) => string
+): Array<string> =>
+  wordIntervals(page, end)
+    .map((interval, active) => ({ interval, active }))
+    .filter(({ interval }) => lasts(interval.start, interval.end))
+    .map(({ interval, active }) => event(interval, active))
+
 export const assSubtitles = (request: AssRequest): string => {
   const { pages, style, width, height } = request
   const m = metrics(style, height)
@@ -203,42 +214,34 @@ export const assSubtitles = (request: AssRequest): string => {
         return lasts(page.start, end) ? [dialogue(0, page.start, end, base.name, prefix + text)] : []
       }
       case "word-pop":
-        return wordIntervals(page, end)
-          .map((interval, active) => ({ interval, active }))
-          .filter(({ interval }) => lasts(interval.start, interval.end))
-          .map(({ interval, active }) =>
-            dialogue(
-              0,
-              interval.start,
-              interval.end,
-              base.name,
-              prefix +
-                pageText(page, style.uppercase, (word, i) =>
-                  i === active
-                    ? `{\\c${inlineColour(style.highlightColor)}\\fscx${POP_SCALE}\\fscy${POP_SCALE}}${word}{\\c${inlineColour(style.textColor)}\\fscx100\\fscy100}`
-                    : word
-                )
-            )
-          )
+        return perSpokenWord(page, end, (interval, active) =>
+          dialogue(
+            0,
+            interval.start,
+            interval.end,
+            base.name,
+            prefix +
+              pageText(page, style.uppercase, (word, i) =>
+                i === active
+                  ? `{\\c${inlineColour(style.highlightColor)}\\fscx${POP_SCALE}\\fscy${POP_SCALE}}${word}{\\c${inlineColour(style.textColor)}\\fscx100\\fscy100}`
+                  : word
+              )
+          ))
       case "box-word": {
         const page0 = lasts(page.start, end)
           ? [dialogue(0, page.start, end, base.name, prefix + pageText(page, style.uppercase, plain))]
           : []
         // The other words are laid out too (fully transparent) so the active word lands exactly on its place.
-        const boxes = wordIntervals(page, end)
-          .map((interval, active) => ({ interval, active }))
-          .filter(({ interval }) => lasts(interval.start, interval.end))
-          .map(({ interval, active }) =>
-            dialogue(
-              1,
-              interval.start,
-              interval.end,
-              wordBox.name,
-              pageText(page, style.uppercase, (word, i) =>
-                i === active ? `{\\alpha&H00&}${word}{\\alpha&HFF&}` : `{\\alpha&HFF&}${word}`
-              )
+        const boxes = perSpokenWord(page, end, (interval, active) =>
+          dialogue(
+            1,
+            interval.start,
+            interval.end,
+            wordBox.name,
+            pageText(page, style.uppercase, (word, i) =>
+              i === active ? `{\\alpha&H00&}${word}{\\alpha&HFF&}` : `{\\alpha&HFF&}${word}`
             )
-          )
+          ))
         return [...page0, ...boxes]
       }
     }

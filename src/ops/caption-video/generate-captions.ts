@@ -2,11 +2,11 @@
 // audio, transcribe, save the words. Each step is recorded in the video's `step`, and each is
 // safe to run again when a crashed job is retried.
 import { Effect, Option, Schema } from "effect"
-import { InsufficientCredits, WorkFailed } from "../../../domain/errors.ts"
+import { WorkFailed } from "../../../domain/errors.ts"
 import { BlobStore } from "../../../domain/ports/blob-store.ts"
 import { FileStore } from "../../../domain/ports/file-store.ts"
 import type { Job } from "../../../domain/ports/job-queue.ts"
-import { Ledger } from "../../../domain/ports/ledger.ts"
+import type { Ledger } from "../../../domain/ports/ledger.ts"
 import { MediaEngine } from "../../../domain/ports/media-engine.ts"
 import { SourceFetcher } from "../../../domain/ports/source-fetcher.ts"
 import { Transcriber } from "../../../domain/ports/transcriber.ts"
@@ -14,13 +14,12 @@ import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { captionCredits } from "../../../domain/pricing.ts"
 import { checkSource, MAX_SOURCE_BYTES } from "../../../domain/rules.ts"
-import { type Step, type VideoRecord, workKey } from "../../../domain/video.ts"
+import type { Step, VideoRecord } from "../../../domain/video.ts"
 import { Done, type JobHandler } from "../../kernel/job-runner.ts"
 import { GENERATE_CAPTIONS } from "../../kernel/job-kinds.ts"
-import { nowIso } from "../../kernel/now.ts"
-import { newId } from "../../kernel/secrets.ts"
 import type { ServiceConfig } from "../../kernel/service-config.ts"
 import { applyVideoEvent, failVideo, type VideoEventServices } from "../../kernel/video-events.ts"
+import { chargeWork } from "../credits/charge-work.ts"
 import { storeFile } from "../media/store-file.ts"
 import { localSource, withScratchDir } from "../media/scratch.ts"
 
@@ -56,25 +55,8 @@ const ensureStoredSource = (video: VideoRecord, dir: string) =>
   })
 
 const chargeCaptions = (video: VideoRecord, seconds: number) =>
-  Effect.gen(function*() {
-    const credits = captionCredits(seconds)
-    yield* (yield* Ledger).post({
-      id: newId(),
-      workspaceId: video.workspaceId,
-      key: `${workKey(video)}:captions`,
-      amount: -credits,
-      reason: "captions",
-      workKey: workKey(video),
-      videoId: video.id,
-      at: yield* nowIso
-    })
-  }).pipe(
-    Effect.catchTag("InsufficientCredits", (e: InsufficientCredits) =>
-      new WorkFailed({
-        message: `Timing captions needs ${e.required} credits; the workspace has ${e.balance}. Top up credits and create the video again.`
-      })
-    )
-  )
+  chargeWork(video, "captions", captionCredits(seconds), (required, balance) =>
+    `Timing captions needs ${required} credits; the workspace has ${balance}. Top up credits and create the video again.`)
 
 export const generateCaptions = (videoId: string) =>
   withScratchDir(videoId, (dir) =>

@@ -2,11 +2,11 @@
 // store the mp4 and its thumbnail. A failure refunds the charge (through the Failed transition).
 import { Effect, Option, Schema } from "effect"
 import { layoutCaptions, layoutRulesOf } from "../../../domain/captions.ts"
-import { type InsufficientCredits, WorkFailed } from "../../../domain/errors.ts"
+import { WorkFailed } from "../../../domain/errors.ts"
 import type { BlobStore } from "../../../domain/ports/blob-store.ts"
 import type { FileStore } from "../../../domain/ports/file-store.ts"
 import type { Job } from "../../../domain/ports/job-queue.ts"
-import { Ledger } from "../../../domain/ports/ledger.ts"
+import type { Ledger } from "../../../domain/ports/ledger.ts"
 import { MediaEngine } from "../../../domain/ports/media-engine.ts"
 import type { TemplateStore } from "../../../domain/ports/template-store.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
@@ -16,11 +16,10 @@ import { RenderOptions } from "../../../domain/rules.ts"
 import { type VideoRecord, workKey } from "../../../domain/video.ts"
 import { Done, type JobHandler } from "../../kernel/job-runner.ts"
 import { RENDER_VIDEO } from "../../kernel/job-kinds.ts"
-import { nowIso } from "../../kernel/now.ts"
-import { newId } from "../../kernel/secrets.ts"
 import type { ServiceConfig } from "../../kernel/service-config.ts"
 import { applyVideoEvent, failVideo, type VideoEventServices } from "../../kernel/video-events.ts"
 import { templateForRender } from "../caption-templates/resolve-template.ts"
+import { chargeWork } from "../credits/charge-work.ts"
 import { localSource, withScratchDir } from "../media/scratch.ts"
 import { storeFile } from "../media/store-file.ts"
 
@@ -30,26 +29,6 @@ const Payload = Schema.Struct({ videoId: Schema.String, workKey: Schema.String, 
 const isCurrent = (video: VideoRecord, key: string): boolean =>
   workKey(video) === key &&
   ((video.status === "processing" && video.generated) || video.export?.status === "rendering")
-
-const charge = (video: VideoRecord, credits: number) =>
-  Effect.gen(function*() {
-    yield* (yield* Ledger).post({
-      id: newId(),
-      workspaceId: video.workspaceId,
-      key: `${workKey(video)}:render`,
-      amount: -credits,
-      reason: "render",
-      workKey: workKey(video),
-      videoId: video.id,
-      at: yield* nowIso
-    })
-  }).pipe(
-    Effect.catchTag("InsufficientCredits", (e: InsufficientCredits) =>
-      new WorkFailed({
-        message: `Rendering needs ${e.required} credits; the workspace has ${e.balance}. Top up credits, then call the render operation again.`
-      })
-    )
-  )
 
 export const renderVideo = (videoId: string, key: string, options: RenderOptions) =>
   withScratchDir(`${videoId}-render`, (dir) =>
@@ -61,7 +40,8 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
       if (durationSeconds === null || width === null || height === null) {
         return yield* Effect.dieMessage(`video ${videoId} was generated without its source facts`)
       }
-      yield* charge(video, renderCredits(durationSeconds, options.frameRate))
+      yield* chargeWork(video, "render", renderCredits(durationSeconds, options.frameRate), (required, balance) =>
+        `Rendering needs ${required} credits; the workspace has ${balance}. Top up credits, then call the render operation again.`)
       const words = yield* videos.getWords(videoId).pipe(Effect.map(Option.getOrElse(() => [])))
       const { style } = yield* templateForRender(video.workspaceId, video.templateId)
       const pages = layoutCaptions(words, layoutRulesOf(style))
