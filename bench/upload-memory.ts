@@ -12,11 +12,8 @@ import { type Figure, isEntryPoint, report } from "./figures.ts"
 import { type ServiceProcess, startService } from "./service-process.ts"
 
 const BENCH = "upload-memory"
-/**
- * 500 MB, kept 100 kB under the API's limit: the multipart parser counts the part's own header lines
- * against the file limit, so a file of exactly MAX_SOURCE_BYTES is refused with a 413.
- */
-const FILE_BYTES = MAX_SOURCE_BYTES - 100_000
+/** Exactly the API's limit: the largest upload a user may send. */
+const FILE_BYTES = MAX_SOURCE_BYTES
 const SAMPLE_EVERY_MS = 50
 const READ_CHUNK_BYTES = 1024 * 1024
 

@@ -16,6 +16,11 @@ import { RequestErrorsLive } from "./request-errors.ts"
 
 /** Room for the multipart envelope and text fields around a file at the limit. */
 const FORM_OVERHEAD_BYTES = 1024 * 1024
+/**
+ * The multipart parser counts a part's header lines toward its size, so the streaming cap gets a
+ * little room; the exact 500 MB rule is applied to the stored file when it is probed.
+ */
+const PART_HEADER_ALLOWANCE_BYTES = 64 * 1024
 const JSON_LIMIT_BYTES = 1024 * 1024
 
 /** Refuses a body whose declared length is over the limit before reading any of it. */
@@ -36,7 +41,7 @@ const limitDeclaredSize = (app: HttpApp.Default): HttpApp.Default =>
   })
 
 const serverMiddleware = (app: HttpApp.Default) =>
-  HttpMiddleware.logger(limitDeclaredSize(Multipart.withLimits(app, { maxFileSize: Option.some(MAX_SOURCE_BYTES) })))
+  HttpMiddleware.logger(limitDeclaredSize(Multipart.withLimits(app, { maxFileSize: Option.some(MAX_SOURCE_BYTES + PART_HEADER_ALLOWANCE_BYTES) })))
 
 const HealthRoute = HttpApiBuilder.Router.use((router) =>
   router.get("/health", HttpServerResponse.unsafeJson({ ok: true })))

@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
+import { WorkFailed } from "../../../domain/errors.ts"
 import { mkdir, rm } from "node:fs/promises"
 import { BlobStore } from "../../../domain/ports/blob-store.ts"
 import { FileStore } from "../../../domain/ports/file-store.ts"
@@ -16,7 +17,10 @@ export const withScratchDir = <A, E, R>(label: string, use: (dir: string) => Eff
     (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
   )
 
-/** Copies a stored file into the scratch folder: media tools want a local path. */
+/**
+ * Copies a stored file into the scratch folder: media tools want a local path. A file deleted or
+ * past its plan's retention is gone for the work too.
+ */
 export const localFile = (fileId: string, path: string) =>
   Effect.gen(function*() {
     const file = yield* (yield* FileStore).get(fileId).pipe(
@@ -25,6 +29,12 @@ export const localFile = (fileId: string, path: string) =>
         onSome: Effect.succeed
       }))
     )
+    const now = yield* Clock.currentTimeMillis
+    if (file.deletedAt !== null || (file.expiresAt !== null && file.expiresAt <= now)) {
+      return yield* new WorkFailed({
+        message: `The source video ${file.name} is no longer stored (deleted, or past the plan's file retention). Create the video again from the file.`
+      })
+    }
     yield* (yield* BlobStore).getFile(file.blobKey, path)
     return path
   })
