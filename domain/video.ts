@@ -35,6 +35,9 @@ export const ExportState = Schema.Struct({
   format: RenderFormat,
   frameRate: FrameRate,
   startedAt: Schema.String.annotations({ description: "When the render operation was called (ISO 8601 UTC)." }),
+  progress: Schema.Number.pipe(Schema.between(0, 1)).annotations({
+    description: "Share of the encode done, 0 to 1; updated every few seconds while rendering."
+  }),
   finishedAt: Schema.optional(Schema.String).annotations({ description: "When the export ended, once it has." }),
   error: Schema.optional(Schema.String).annotations({ description: "Why the export failed, when it did." })
 }).annotations({
@@ -109,6 +112,7 @@ export type VideoEvent =
     readonly thumbnailFileId: string
     readonly at: string
   }
+  | { readonly _tag: "ExportProgressed"; readonly fraction: number; readonly at: string }
   | { readonly _tag: "Failed"; readonly error: string; readonly at: string }
 
 /** What the caller must do after a transition, inside the same transaction. */
@@ -182,7 +186,13 @@ export const transition = (v: VideoRecord, e: VideoEvent): Transition => {
         render: true,
         work: v.work + 1,
         webhookUrl: e.webhookUrl ?? v.webhookUrl,
-        export: { status: "rendering", format: e.options.format, frameRate: e.options.frameRate, startedAt: e.at }
+        export: {
+          status: "rendering",
+          format: e.options.format,
+          frameRate: e.options.frameRate,
+          startedAt: e.at,
+          progress: 0
+        }
       }
       return ok(next, { _tag: "StartRender", options: e.options, workKey: workKey(next) })
     }
@@ -202,12 +212,16 @@ export const transition = (v: VideoRecord, e: VideoEvent): Transition => {
             status: "completed",
             step: "completed",
             error: null,
-            export: { ...v.export, status: "completed", finishedAt: e.at }
+            export: { ...v.export, status: "completed", progress: 1, finishedAt: e.at }
           },
           { _tag: "Emit", event: "video.completed", dedupeKey: workKey(v) }
         )
       }
       return illegal(v, e, "no render is running")
+    }
+    case "ExportProgressed": {
+      if (v.export === null || !isExporting(v)) return illegal(v, e, "no export is running")
+      return ok({ ...touched, export: { ...v.export, progress: Math.min(1, Math.max(0, e.fraction)) } })
     }
     case "Failed": {
       const failedEffects: Array<VideoEffect> = [

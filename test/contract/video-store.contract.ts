@@ -64,6 +64,7 @@ export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore,
             format: "greenscreen",
             frameRate: 60,
             startedAt: "2025-01-02T03:04:30.000Z",
+            progress: 1,
             finishedAt: "2025-01-02T03:05:00.000Z"
           }
         }

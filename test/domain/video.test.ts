@@ -253,12 +253,27 @@ describe("transition: export (the render operation)", () => {
   })
 })
 
+describe("transition: export progress", () => {
+  it("moves the running export's progress, clamped to 0..1, and nothing else", () => {
+    const exporting = run(completedVideo(), exportRequested(20)).video
+    expect(exporting.export?.progress).toBe(0)
+    const half = run(exporting, { _tag: "ExportProgressed", fraction: 0.5, at: at(21) })
+    expect(half.video.export?.progress).toBe(0.5)
+    expect(half.video.status).toBe("completed")
+    expect(half.effects).toEqual([])
+    expect(run(exporting, { _tag: "ExportProgressed", fraction: 7, at: at(21) }).video.export?.progress).toBe(1)
+    expect(run(half.video, rendered(22)).video.export?.progress).toBe(1)
+    refusal(create(), { _tag: "ExportProgressed", fraction: 0.5, at: at(1) })
+  })
+})
+
 describe("transition: terminal states", () => {
   const others: ReadonlyArray<VideoEvent> = [
     { _tag: "StepStarted", step: "rendering", at: at(30) },
     { _tag: "SourceStored", fileId: "f", at: at(30) },
     { _tag: "SourceProbed", facts: { durationSeconds: 1, width: 2, height: 2 }, at: at(30) },
     { _tag: "Generated", at: at(30) },
+    { _tag: "ExportProgressed", fraction: 0.5, at: at(30) },
     rendered(30),
     failed(30)
   ]
@@ -297,6 +312,10 @@ const eventArb: fc.Arbitrary<VideoEvent> = fc.oneof(
     })
   },
   { weight: 3, arbitrary: fc.constant<VideoEvent>({ _tag: "Generated", at: "" }) },
+  {
+    weight: 1,
+    arbitrary: fc.double({ min: -1, max: 2, noNaN: true }).map((fraction): VideoEvent => ({ _tag: "ExportProgressed", fraction, at: "" }))
+  },
   {
     weight: 3,
     arbitrary: fc.tuple(renderOptionsArb, fc.option(fc.constant("https://new.example.com/hook"), { nil: null })).map((

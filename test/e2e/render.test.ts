@@ -70,14 +70,14 @@ describe("POST /v1/videos/:id/render", () => {
     expect(started.status).toBe(200)
     expect(started.body.status).toBe("completed")
     expect(started.body.render).toBe(true)
-    expect(started.body.export).toMatchObject({ status: "rendering", format: "standard", frameRate: 30 })
+    expect(started.body.export).toMatchObject({ status: "rendering", format: "standard", frameRate: 30, progress: 0 })
     expect(started.body.videoUrl).toBeUndefined()
 
     const running = await call(app.baseUrl, `/v1/videos/${project.id}/render`, { token, json: {} })
     expect(running.status).toBe(409)
 
     const first = await waitForVideo(app.baseUrl, token, project.id)
-    expect(first.export.status).toBe("completed")
+    expect(first.export).toMatchObject({ status: "completed", progress: 1 })
     expect(first.videoUrl).toBeDefined()
     const [afterFirst] = await ledger(workspaceId)
     // 30 credits/min at 30 fps, per started second rounded up.

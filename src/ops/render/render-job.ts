@@ -1,6 +1,6 @@
 // The export: charge, lay out the captions in the template's style, burn them in one encode,
 // store the mp4 and its thumbnail. A failure refunds the charge (through the Failed transition).
-import { Effect, Option, Schema } from "effect"
+import { Duration, Effect, Fiber, Option, Schema } from "effect"
 import { layoutCaptions, layoutRulesOf } from "../../../domain/captions.ts"
 import { WorkFailed } from "../../../domain/errors.ts"
 import type { BlobStore } from "../../../domain/ports/blob-store.ts"
@@ -30,6 +30,22 @@ const isCurrent = (video: VideoRecord, key: string): boolean =>
   workKey(video) === key &&
   ((video.status === "processing" && video.generated) || video.export?.status === "rendering")
 
+const PROGRESS_EVERY = Duration.seconds(2)
+
+/** Records the encoder's progress in the export every few seconds, when it moved. */
+const reportExportProgress = (videoId: string, latest: () => number) =>
+  Effect.gen(function*() {
+    let recorded = 0
+    for (;;) {
+      yield* Effect.sleep(PROGRESS_EVERY)
+      const fraction = Math.floor(latest() * 100) / 100
+      if (fraction > recorded) {
+        recorded = fraction
+        yield* applyVideoEvent(videoId, (at) => ({ _tag: "ExportProgressed", fraction, at }))
+      }
+    }
+  })
+
 export const renderVideo = (videoId: string, key: string, options: RenderOptions) =>
   withScratchDir(`${videoId}-render`, (dir) =>
     Effect.gen(function*() {
@@ -48,6 +64,10 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
       const media = yield* MediaEngine
       const source = yield* localSource(video, dir)
       const output = `${dir}/video.mp4`
+      const fraction = { latest: 0 }
+      const reporter = video.export?.status === "rendering"
+        ? yield* Effect.forkScoped(reportExportProgress(videoId, () => fraction.latest))
+        : null
       yield* media.burnCaptions({
         input: source,
         output,
@@ -55,8 +75,12 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
         format: options.format,
         frameRate: options.frameRate,
         width,
-        height
+        height,
+        onProgress: (f) => {
+          fraction.latest = f
+        }
       }).pipe(Effect.timed, Effect.tap(([d]) => Effect.logInfo("render encoded").pipe(Effect.annotateLogs({ videoId, duration: d }))))
+      if (reporter !== null) yield* Fiber.interrupt(reporter)
       const thumb = `${dir}/thumbnail.jpg`
       yield* media.thumbnail(output, thumb, Math.min(1, durationSeconds / 2))
       const workspace = yield* (yield* WorkspaceStore).get(video.workspaceId).pipe(Effect.map(Option.getOrThrow))
@@ -64,7 +88,7 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
       const mp4 = yield* storeFile(workspace, { path: output, name: `${stem}-${options.frameRate}fps.mp4`, contentType: "video/mp4" })
       const jpg = yield* storeFile(workspace, { path: thumb, name: "thumbnail.jpg", contentType: "image/jpeg" })
       yield* applyVideoEvent(videoId, (at) => ({ _tag: "Rendered", videoFileId: mp4.id, thumbnailFileId: jpg.id, at }))
-    }))
+    }).pipe(Effect.scoped))
 
 export const renderJob: JobHandler<
   BlobStore | FileStore | Ledger | MediaEngine | TemplateStore | VideoStore | WorkspaceStore | VideoEventServices | ServiceConfig
