@@ -48,7 +48,7 @@ const program = Effect.gen(function*() {
   const app = embeddedLayer({ baseUrl: s.baseUrl, workDir: s.workDir, dataDir: s.dataDir, adminToken: s.adminToken })
   const launch = Effect.gen(function*() {
     yield* announce(s)
-    yield* worker.run({ pollInterval: "250 millis", concurrency: { media: s.concurrency, webhooks: 4 } })
+    yield* worker.run({ pollInterval: "1 second", concurrency: { media: s.concurrency, webhooks: 4 }, grace: "25 seconds" })
   })
   return yield* launch.pipe(Effect.provide(HttpServerLive(s.port)), Effect.provide(app))
 })

@@ -1,6 +1,6 @@
 // JobQueue over the in-memory database; time comes from Clock, so TestClock drives due times and leases.
 import { randomUUID } from "node:crypto"
-import { Clock, Effect, Layer, Option } from "effect"
+import { Clock, Deferred, Effect, Layer, Option, Ref } from "effect"
 import { type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
 import { MemoryDatabase, type Tables, updateRow, withRow } from "./memory-database.ts"
 
@@ -26,8 +26,21 @@ const dueJob = (t: Tables, lane: Lane, now: number): Job | undefined => {
 
 export const MemoryJobQueueLive = Layer.effect(
   JobQueue,
-  Effect.map(MemoryDatabase, (db) => {
+  Effect.gen(function*() {
+    const db = yield* MemoryDatabase
     const change = (id: string, f: (job: Job) => Job) => db.write((t) => ({ ...t, jobs: updateRow(t.jobs, id, f) }))
+    // One wake-up signal per lane, completed (and replaced) when work arrives.
+    const signals = {
+      media: yield* Ref.make(yield* Deferred.make<void>()),
+      webhooks: yield* Ref.make(yield* Deferred.make<void>())
+    }
+    const wake = (lane: Lane) =>
+      Deferred.make<void>().pipe(
+        Effect.flatMap((next) => Ref.getAndSet(signals[lane], next)),
+        Effect.flatMap((current) => Deferred.succeed(current, undefined))
+      )
+    const laneOf = (id: string) => db.read((t) => Option.fromNullable(t.jobs.get(id)).pipe(Option.map((j) => j.lane)))
+    const wakeLaneOf = (id: string) => laneOf(id).pipe(Effect.flatMap(Option.match({ onNone: () => Effect.void, onSome: wake })))
 
     return JobQueue.of({
       enqueue: (input) =>
@@ -48,7 +61,7 @@ export const MemoryJobQueueLive = Layer.effect(
             lastError: null
           }
           return [Option.some(job), { ...t, jobs: withRow(t.jobs, job.id, job) }]
-        }).pipe(Effect.withSpan("MemoryJobQueue.enqueue")),
+        }).pipe(Effect.tap(() => wake(input.lane)), Effect.withSpan("MemoryJobQueue.enqueue")),
       claim: (lane, leaseMs) =>
         Clock.currentTimeMillis.pipe(
           Effect.flatMap((now) =>
@@ -79,7 +92,25 @@ export const MemoryJobQueueLive = Layer.effect(
         ),
       retry: (id, runAt, error) =>
         change(id, (job) => ({ ...job, status: "queued", runAt, lockedUntil: null, lastError: error })).pipe(
+          Effect.zipRight(wakeLaneOf(id)),
           Effect.withSpan("MemoryJobQueue.retry")
+        ),
+      release: (id) =>
+        Clock.currentTimeMillis.pipe(
+          Effect.flatMap((now) =>
+            change(id, (job) =>
+              job.status === "running"
+                ? { ...job, status: "queued", runAt: now, lockedUntil: null, attempts: Math.max(0, job.attempts - 1) }
+                : job)
+          ),
+          Effect.zipRight(wakeLaneOf(id)),
+          Effect.withSpan("MemoryJobQueue.release")
+        ),
+      waitForWork: (lane, maxWait) =>
+        Ref.get(signals[lane]).pipe(
+          Effect.flatMap((signal) => Deferred.await(signal).pipe(Effect.timeoutOption(maxWait))),
+          Effect.asVoid,
+          Effect.withSpan("MemoryJobQueue.waitForWork")
         ),
       kill: (id, error) =>
         change(id, (job) => ({ ...job, status: "dead", lockedUntil: null, lastError: error })).pipe(

@@ -1,4 +1,4 @@
-import { Context, type Effect, type Option } from "effect"
+import { Context, type Duration, type Effect, type Option } from "effect"
 
 /** Lanes keep webhook deliveries from waiting behind long renders. */
 export type Lane = "media" | "webhooks"
@@ -34,6 +34,13 @@ export interface JobQueueShape {
   /** Back to queued, not before `runAt`. */
   readonly retry: (id: string, runAt: number, error: string) => Effect.Effect<void>
   readonly kill: (id: string, error: string) => Effect.Effect<void>
+  /**
+   * Gives a running job back at once (a worker shutting down): queued again, due now, and the
+   * interrupted claim does not count as an attempt.
+   */
+  readonly release: (id: string) => Effect.Effect<void>
+  /** Returns when work may have arrived in the lane (a wake-up hint) or after `maxWait`, whichever is first. */
+  readonly waitForWork: (lane: Lane, maxWait: Duration.DurationInput) => Effect.Effect<void>
   readonly get: (id: string) => Effect.Effect<Option.Option<Job>>
   /** Epoch ms of the next due job in the lane, for sleeping until then. */
   readonly nextRunAt: (lane: Lane) => Effect.Effect<Option.Option<number>>

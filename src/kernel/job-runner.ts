@@ -1,7 +1,7 @@
 // Claims jobs lane by lane and runs the handler registered for each kind, renewing the lease while
 // it runs. A handler decides its own retries (webhooks follow the domain schedule); a crash is
 // retried a few times with a short backoff, then the job goes dead and its handler cleans up.
-import { Clock, Duration, Effect, Fiber, Option, Schedule } from "effect"
+import { Clock, Duration, Effect, Exit, Fiber, Option, Schedule } from "effect"
 import { type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
 
 export type JobOutcome =
@@ -24,8 +24,11 @@ export const MAX_CRASHES = 3
 const CRASH_BACKOFF_MS = 5_000
 
 export interface JobRunnerOptions {
+  /** Longest idle wait between claims; a wake-up hint from the queue ends it sooner. */
   readonly pollInterval: Duration.DurationInput
   readonly concurrency: Readonly<Record<Lane, number>>
+  /** When the worker is interrupted (SIGTERM), running jobs get this long to finish before their leases are released. */
+  readonly grace: Duration.DurationInput
 }
 
 export const makeJobRunner = <R>(handlers: ReadonlyArray<JobHandler<R>>) => {
@@ -39,6 +42,8 @@ export const makeJobRunner = <R>(handlers: ReadonlyArray<JobHandler<R>>) => {
         yield* queue.kill(job.id, `no handler for job kind ${job.kind}`)
         return
       }
+      // Interrupted (a shutdown past its grace period): hand the job back rather than wait for the lease to lapse.
+      yield* Effect.addFinalizer((exit) => (Exit.isInterrupted(exit) ? queue.release(job.id) : Effect.void))
       const renew = yield* queue.extendLease(job.id, LEASE_MS).pipe(
         Effect.repeat(Schedule.spaced(Duration.millis(LEASE_MS / 3))),
         Effect.delay(Duration.millis(LEASE_MS / 3)),
@@ -72,23 +77,48 @@ export const makeJobRunner = <R>(handlers: ReadonlyArray<JobHandler<R>>) => {
       }
     }).pipe(Effect.scoped, Effect.withSpan("JobRunner.execute", { attributes: { kind: job.kind } }))
 
-  /** Claims and runs one due job of the lane; false when none was due. */
-  const runOnce = (lane: Lane) =>
+  /** Claims one due job of the lane and runs it with `run`; false when none was due. */
+  const claimNext = <E, R2>(lane: Lane, run: (job: Job) => Effect.Effect<void, E, R2>) =>
     Effect.flatMap(JobQueue, (queue) => queue.claim(lane, LEASE_MS)).pipe(
       Effect.flatMap(Option.match({
         onNone: () => Effect.succeed(false),
-        onSome: (job) => Effect.as(execute(job), true)
+        onSome: (job) => Effect.as(run(job), true)
       }))
     )
+
+  /** Claims and runs one due job of the lane; false when none was due. */
+  const runOnce = (lane: Lane) => claimNext(lane, execute)
 
   /** Runs due jobs until none is left (tests step the worker with this). */
   const drain = (lane: Lane) => runOnce(lane).pipe(Effect.repeat({ while: (ran) => ran }), Effect.asVoid)
 
-  /** The worker: `concurrency` loops per lane, each sleeping `pollInterval` when idle. */
+  /**
+   * Runs a job so that interrupting the caller (a shutdown) first lets it finish for up to `grace`;
+   * a job still running then is interrupted, which gives its lease back.
+   */
+  const executeGracefully = (grace: Duration.DurationInput) => (job: Job) =>
+    Effect.forkDaemon(execute(job)).pipe(
+      Effect.flatMap((fiber) =>
+        Fiber.join(fiber).pipe(
+          // Finalizers run uninterruptibly: the wait must be made interruptible for the timeout to end it.
+          Effect.onInterrupt(() =>
+            Effect.interruptible(Fiber.await(fiber)).pipe(
+              Effect.timeout(grace),
+              Effect.catchAll(() => Fiber.interrupt(fiber)),
+              Effect.asVoid
+            )
+          )
+        )
+      )
+    )
+
+  /** The worker: `concurrency` loops per lane, each waiting for work (at most `pollInterval`) when idle. */
   const run = (options: JobRunnerOptions) => {
     const loop = (lane: Lane) =>
-      runOnce(lane).pipe(
-        Effect.flatMap((ran) => (ran ? Effect.void : Effect.sleep(options.pollInterval))),
+      claimNext(lane, executeGracefully(options.grace)).pipe(
+        Effect.flatMap((ran) =>
+          ran ? Effect.void : Effect.flatMap(JobQueue, (queue) => queue.waitForWork(lane, options.pollInterval))
+        ),
         Effect.forever
       )
     const lanes = Object.entries(options.concurrency) as Array<[Lane, number]>

@@ -1,7 +1,7 @@
 // What every JobQueue adapter must do. Time comes from the TestClock, which the adapter must read through Clock.
 import { randomUUID } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
-import { Clock, Effect, type Layer, Option, Ref, TestClock, type TestServices } from "effect"
+import { Clock, Effect, Fiber, type Layer, Option, Ref, TestClock, type TestServices } from "effect"
 import { type Job, JobQueue, type JobQueueShape, type Lane } from "../../domain/ports/job-queue.ts"
 
 type EnqueueInput = Parameters<JobQueueShape["enqueue"]>[0]
@@ -194,4 +194,34 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue, unkn
         expect(claimed).toHaveLength(ids.length)
         expect(new Set(claimed)).toEqual(new Set(ids))
       }))
-  })
+  
+    queueTest("release gives a running job back at once, due now, without counting the attempt", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const job = Option.getOrThrow(yield* enqueue(aJob("media", now)))
+        const claimed = Option.getOrThrow(yield* jobs.claim("media", LEASE))
+        expect(claimed.id).toBe(job.id)
+        yield* jobs.release(job.id)
+        const released = Option.getOrThrow(yield* jobs.get(job.id))
+        expect([released.status, released.attempts, released.lockedUntil]).toEqual(["queued", 0, null])
+        const again = Option.getOrThrow(yield* jobs.claim("media", LEASE))
+        expect([again.id, again.attempts]).toEqual([job.id, 1])
+        // Releasing a job that is not running changes nothing.
+        yield* jobs.complete(job.id)
+        yield* jobs.release(job.id)
+        expect(Option.map(yield* jobs.get(job.id), (j) => j.status)).toEqual(Option.some("done"))
+      }))
+
+    queueTest("waitForWork returns when work arrives in the lane, or after the longest wait", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const waiting = yield* Effect.fork(jobs.waitForWork("webhooks", "1 hour"))
+        yield* Effect.yieldNow().pipe(Effect.repeatN(5))
+        yield* enqueue(aJob("webhooks", now))
+        // Without the wake-up this join would wait for the hour, and the test would time out.
+        yield* Fiber.join(waiting)
+        const idle = yield* Effect.fork(jobs.waitForWork("media", "2 seconds"))
+        yield* TestClock.adjust("2 seconds")
+        yield* Fiber.join(idle)
+      }))
+})

@@ -1,6 +1,6 @@
 // The job runner: outcomes of handlers, crash retries with backoff, and the dead-job clean-up.
 import { expect, layer } from "@effect/vitest"
-import { Clock, Effect, Option, Ref, TestClock } from "effect"
+import { Clock, type Duration, Effect, Fiber, Option, Ref, TestClock } from "effect"
 import { MemoryStoresLive } from "../../adapters/memory/memory-layer.ts"
 import { JobQueue } from "../../domain/ports/job-queue.ts"
 import { Done, makeJobRunner, MAX_CRASHES } from "../../src/kernel/job-runner.ts"
@@ -57,5 +57,38 @@ layer(MemoryStoresLive)("job runner", (it) => {
       yield* TestClock.adjust("1 second")
       yield* runner.drain("webhooks")
       expect(Option.map(yield* queue.get(later.id), (j) => j.status)).toEqual(Option.some("done"))
+    }))
+
+  it.effect("on shutdown lets a running job finish within the grace period, else releases its lease", () =>
+    Effect.gen(function*() {
+      const finished = yield* Ref.make(0)
+      const runner = makeJobRunner([{
+        kind: "test.slow",
+        lane: "media",
+        run: () => Effect.sleep("5 seconds").pipe(Effect.zipRight(Ref.update(finished, (n) => n + 1)), Effect.as(Done)),
+        onDead: () => Effect.void
+      }])
+      const queue = yield* JobQueue
+      const now = yield* Clock.currentTimeMillis
+      const shutDown = (grace: Duration.DurationInput) =>
+        Effect.gen(function*() {
+          const job = Option.getOrThrow(yield* queue.enqueue({ lane: "media", kind: "test.slow", payload: {}, runAt: now, dedupeKey: null }))
+          const worker = yield* Effect.fork(runner.run({ pollInterval: "1 second", concurrency: { media: 1, webhooks: 0 }, grace }))
+          yield* TestClock.adjust("1 second")
+          expect(Option.map(yield* queue.get(job.id), (j) => j.status)).toEqual(Option.some("running"))
+          const stopping = yield* Effect.fork(Fiber.interrupt(worker))
+          // Small steps, so the grace timer (registered once the interrupt arrives) fires at its time.
+          while (Option.isNone(yield* Fiber.poll(stopping))) yield* TestClock.adjust("100 millis")
+          return Option.getOrThrow(yield* queue.get(job.id))
+        })
+
+      const patient = yield* shutDown("30 seconds")
+      expect(patient.status).toBe("done")
+      expect(yield* Ref.get(finished)).toBe(1)
+
+      const hasty = yield* shutDown("2 seconds")
+      expect([hasty.status, hasty.attempts, hasty.lockedUntil]).toEqual(["queued", 0, null])
+      expect(yield* Ref.get(finished)).toBe(1)
+      yield* queue.kill(hasty.id, "test over")
     }))
 })

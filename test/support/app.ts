@@ -44,7 +44,7 @@ export const startApp = async (options: { worker?: boolean } = {}): Promise<Test
   const address = server.address
   const baseUrl = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : ""
   if (options.worker !== false) {
-    runtime.runFork(worker.run({ pollInterval: "100 millis", concurrency: { media: 1, webhooks: 2 } }))
+    runtime.runFork(worker.run({ pollInterval: "100 millis", concurrency: { media: 1, webhooks: 2 }, grace: "1 second" }))
   }
   return {
     baseUrl,
