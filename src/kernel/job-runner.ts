@@ -19,7 +19,9 @@ export interface JobHandler<R> {
   readonly onDead: (job: Job, error: string) => Effect.Effect<void, never, R>
 }
 
-export const LEASE_MS = 60_000
+/** A claimed job is someone else's to take once its lease lapses: the claimer crashed or stalled. */
+export const DEFAULT_LEASE_MS = 60_000
+/** Claims that ended in a crash (in the process, or of the process) before a job goes dead. */
 export const MAX_CRASHES = 3
 const CRASH_BACKOFF_MS = 5_000
 
@@ -31,7 +33,10 @@ export interface JobRunnerOptions {
   readonly grace: Duration.DurationInput
 }
 
-export const makeJobRunner = <R>(handlers: ReadonlyArray<JobHandler<R>>) => {
+export const makeJobRunner = <R>(
+  handlers: ReadonlyArray<JobHandler<R>>,
+  { leaseMs = DEFAULT_LEASE_MS }: { readonly leaseMs?: number } = {}
+) => {
   const byKind = new Map(handlers.map((h) => [h.kind, h]))
 
   const execute = (job: Job) =>
@@ -43,10 +48,17 @@ export const makeJobRunner = <R>(handlers: ReadonlyArray<JobHandler<R>>) => {
         return
       }
       // Interrupted (a shutdown past its grace period): hand the job back rather than wait for the lease to lapse.
+      // A claim beyond the limit means earlier claims never reported back: the worker process died each time.
+      if (job.attempts > MAX_CRASHES) {
+        const error = `the worker stopped ${job.attempts - 1} times while running this job`
+        yield* Effect.logError(`job dead: ${error}`).pipe(Effect.annotateLogs({ jobId: job.id, kind: job.kind }))
+        yield* queue.kill(job.id, error)
+        return yield* handler.onDead(job, error)
+      }
       yield* Effect.addFinalizer((exit) => (Exit.isInterrupted(exit) ? queue.release(job.id) : Effect.void))
-      const renew = yield* queue.extendLease(job.id, LEASE_MS).pipe(
-        Effect.repeat(Schedule.spaced(Duration.millis(LEASE_MS / 3))),
-        Effect.delay(Duration.millis(LEASE_MS / 3)),
+      const renew = yield* queue.extendLease(job.id, leaseMs).pipe(
+        Effect.repeat(Schedule.spaced(Duration.millis(leaseMs / 3))),
+        Effect.delay(Duration.millis(leaseMs / 3)),
         Effect.forkScoped
       )
       const started = yield* Clock.currentTimeMillis
@@ -79,7 +91,7 @@ export const makeJobRunner = <R>(handlers: ReadonlyArray<JobHandler<R>>) => {
 
   /** Claims one due job of the lane and runs it with `run`; false when none was due. */
   const claimNext = <E, R2>(lane: Lane, run: (job: Job) => Effect.Effect<void, E, R2>) =>
-    Effect.flatMap(JobQueue, (queue) => queue.claim(lane, LEASE_MS)).pipe(
+    Effect.flatMap(JobQueue, (queue) => queue.claim(lane, leaseMs)).pipe(
       Effect.flatMap(Option.match({
         onNone: () => Effect.succeed(false),
         onSome: (job) => Effect.as(run(job), true)

@@ -91,4 +91,28 @@ layer(MemoryStoresLive)("job runner", (it) => {
       expect(yield* Ref.get(finished)).toBe(1)
       yield* queue.kill(hasty.id, "test over")
     }))
+
+  it.effect("kills a job whose worker process died on every claim, without running it again", () =>
+    Effect.gen(function*() {
+      const runs = yield* Ref.make(0)
+      const dead = yield* Ref.make<Array<string>>([])
+      const runner = makeJobRunner([{
+        kind: "test.poison",
+        lane: "media",
+        run: () => Ref.update(runs, (n) => n + 1).pipe(Effect.as(Done)),
+        onDead: (_, error) => Ref.update(dead, (d) => [...d, error])
+      }], { leaseMs: 1_000 })
+      const queue = yield* JobQueue
+      const now = yield* Clock.currentTimeMillis
+      const job = Option.getOrThrow(yield* queue.enqueue({ lane: "media", kind: "test.poison", payload: {}, runAt: now, dedupeKey: null }))
+      // Three claims whose worker vanished: nobody completes them, the lease lapses each time.
+      for (let i = 0; i < MAX_CRASHES; i++) {
+        expect(Option.isSome(yield* queue.claim("media", 1_000))).toBe(true)
+        yield* TestClock.adjust("2 seconds")
+      }
+      yield* runner.drain("media")
+      expect(yield* Ref.get(runs)).toBe(0)
+      expect(yield* Ref.get(dead)).toEqual([`the worker stopped ${MAX_CRASHES} times while running this job`])
+      expect(Option.map(yield* queue.get(job.id), (j) => j.status)).toEqual(Option.some("dead"))
+    }))
 })
