@@ -1,5 +1,6 @@
 // GET /media/:token/:name: stored files behind unguessable links. No header needed (browsers,
 // <video> tags), Range supported, and the link stops working when the file is deleted or expires.
+// When the BlobStore can sign URLs (S3), a GET is redirected to the store instead of streamed through.
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect, Option } from "effect"
 import { BlobStore } from "../../domain/ports/blob-store.ts"
@@ -11,6 +12,12 @@ const gone = HttpServerResponse.unsafeJson(
   { status: 404 }
 )
 
+const SIGNED_URL_SECONDS = 60 * 60
+
+/** An hour, but never past the file's own expiry. */
+const signedUrlSeconds = (expiresAt: number | null, now: number): number =>
+  expiresAt === null ? SIGNED_URL_SECONDS : Math.max(1, Math.min(SIGNED_URL_SECONDS, Math.ceil((expiresAt - now) / 1000)))
+
 const serveMedia = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   const { token } = yield* HttpRouter.params
@@ -21,6 +28,19 @@ const serveMedia = Effect.gen(function*() {
   }
   const file = found.value
   const blobs = yield* BlobStore
+  // A store that can sign serves the bytes itself; this stable link just hands out a fresh short-lived
+  // URL each time. Only for GET: a presigned URL is valid for the method it was signed for, so HEAD is
+  // answered here.
+  if (request.method === "GET") {
+    const signed = yield* blobs.signedUrl(file.blobKey, {
+      expiresInSeconds: signedUrlSeconds(file.expiresAt, now),
+      fileName: file.name,
+      contentType: file.contentType
+    })
+    if (Option.isSome(signed)) {
+      return HttpServerResponse.redirect(signed.value, { status: 302, headers: { "cache-control": "private, no-store" } })
+    }
+  }
   const size = yield* blobs.size(file.blobKey)
   const headers = {
     "accept-ranges": "bytes",

@@ -4,7 +4,7 @@ import { createReadStream } from "node:fs"
 import * as fs from "node:fs/promises"
 import { dirname, join, resolve } from "node:path"
 import { NodeStream } from "@effect/platform-node"
-import { Effect, Layer, Stream } from "effect"
+import { Effect, Layer, Option, Stream } from "effect"
 import { BlobStore } from "../../domain/ports/blob-store.ts"
 
 const errorCode = (error: unknown): unknown =>
@@ -76,7 +76,9 @@ export const FsBlobStoreLive = (rootDir: string): Layer.Layer<BlobStore> =>
             })
           ).pipe(Stream.orDie, Stream.withSpan("FsBlobStore.read")),
         // A missing blob is already removed.
-        remove: (key) => onDisk(key, (path) => fs.rm(path, { force: true })).pipe(Effect.withSpan("FsBlobStore.remove"))
+        remove: (key) => onDisk(key, (path) => fs.rm(path, { force: true })).pipe(Effect.withSpan("FsBlobStore.remove")),
+        // Nothing but this service can serve a file on its disk.
+        signedUrl: () => Effect.succeed(Option.none())
       })
     })
   )

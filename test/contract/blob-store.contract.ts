@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { expect, layer } from "@effect/vitest"
-import { Chunk, Effect, Exit, type Layer, Stream } from "effect"
+import { Chunk, Effect, Exit, type Layer, Option, Stream, TestServices } from "effect"
 import { BlobStore } from "../../domain/ports/blob-store.ts"
 
 const localDir = Effect.acquireRelease(
@@ -73,6 +73,24 @@ export const blobStoreContract = (name: string, blobs: Layer.Layer<BlobStore, un
         yield* store.remove(key)
         expect(Exit.isFailure(yield* Effect.exit(store.size(key)))).toBe(true)
         yield* store.remove(key)
+      }))
+
+    // A store either cannot sign, or signs a URL that any HTTP client can GET with the file's headers.
+    // Signing dates come from the Clock, and the server checks them against real time.
+    it.scoped("signs a URL that serves the blob, or says it cannot", () =>
+      Effect.gen(function*() {
+        const store = yield* BlobStore
+        const { content, key } = yield* stored(yield* localDir, 50_000)
+        const url = yield* TestServices.provideLive(
+          store.signedUrl(key, { expiresInSeconds: 60, fileName: "clip 1.mp4", contentType: "video/mp4" })
+        )
+        if (Option.isNone(url)) return
+        const response = yield* Effect.promise(() => fetch(url.value))
+        const body = Buffer.from(yield* Effect.promise(() => response.arrayBuffer()))
+        expect(response.status).toBe(200)
+        expect(response.headers.get("content-type")).toBe("video/mp4")
+        expect(response.headers.get("content-disposition")).toBe(`inline; filename="clip 1.mp4"`)
+        expect(body.equals(content)).toBe(true)
       }))
 
     it.scoped("fails on reads of a missing key", () =>
