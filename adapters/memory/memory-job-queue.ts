@@ -95,6 +95,11 @@ export const MemoryJobQueueLive = Layer.effect(
           Effect.zipRight(wakeLaneOf(id)),
           Effect.withSpan("MemoryJobQueue.retry")
         ),
+      reschedule: (id, runAt, note) =>
+        change(id, (job) => ({ ...job, status: "queued", runAt, attempts: 0, lockedUntil: null, lastError: note })).pipe(
+          Effect.zipRight(wakeLaneOf(id)),
+          Effect.withSpan("MemoryJobQueue.reschedule")
+        ),
       release: (id) =>
         Clock.currentTimeMillis.pipe(
           Effect.flatMap((now) =>

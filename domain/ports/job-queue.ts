@@ -31,8 +31,13 @@ export interface JobQueueShape {
   readonly claim: (lane: Lane, leaseMs: number) => Effect.Effect<Option.Option<Job>>
   readonly extendLease: (id: string, leaseMs: number) => Effect.Effect<void>
   readonly complete: (id: string) => Effect.Effect<void>
-  /** Back to queued, not before `runAt`. */
+  /** Back to queued, not before `runAt`, after a crash: the claim counts toward the crash limit. */
   readonly retry: (id: string, runAt: number, error: string) => Effect.Effect<void>
+  /**
+   * Back to queued, not before `runAt`, as the handler chose (a webhook's next attempt): the claim
+   * was not a crash, so the attempt count starts again.
+   */
+  readonly reschedule: (id: string, runAt: number, note: string) => Effect.Effect<void>
   readonly kill: (id: string, error: string) => Effect.Effect<void>
   /**
    * Gives a running job back at once (a worker shutting down): queued again, due now, and the

@@ -83,7 +83,7 @@ export const makeJobRunner = <R>(
         case "Done":
           return yield* queue.complete(job.id)
         case "RetryAt":
-          return yield* queue.retry(job.id, result.at, result.error)
+          return yield* queue.reschedule(job.id, result.at, result.error)
         case "Dead":
           return yield* queue.kill(job.id, result.error)
       }

@@ -156,6 +156,25 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue, unkn
         expect(Option.getOrThrow(yield* jobs.claim("webhooks", LEASE))).toMatchObject({ id: job.id, attempts: 2 })
       }))
 
+    queueTest("reschedules a job at a later time without counting the claim as a crash", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const job = Option.getOrThrow(yield* enqueue(aJob("webhooks", now)))
+        yield* jobs.claim("webhooks", LEASE)
+        yield* jobs.reschedule(job.id, now + 120_000, "answered 500")
+        expect(Option.getOrThrow(yield* jobs.get(job.id))).toEqual({
+          ...job,
+          status: "queued",
+          attempts: 0,
+          runAt: now + 120_000,
+          lockedUntil: null,
+          lastError: "answered 500"
+        })
+        expect(Option.isNone(yield* jobs.claim("webhooks", LEASE))).toBe(true)
+        yield* TestClock.adjust(120_000)
+        expect(Option.getOrThrow(yield* jobs.claim("webhooks", LEASE))).toMatchObject({ id: job.id, attempts: 1 })
+      }))
+
     queueTest("never claims completed or killed jobs again", (enqueue, now) =>
       Effect.gen(function*() {
         const jobs = yield* JobQueue

@@ -1,0 +1,36 @@
+// Brings the database to the current schema. Safe to run from several processes at once: see below.
+import { Migrator, SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import initial from "./migrations/0001_initial.ts"
+
+const TABLE = "effect_sql_migrations"
+
+/** Any constant both racing processes agree on; it names this lock among the database's advisory locks. */
+const MIGRATION_LOCK = 7_203_114_550
+
+// PgMigrator.run is this migrator plus a pg_dump step for `schemaDirectory`; without that option the
+// plain one needs only SqlClient (PgMigrator.layer also asks for FileSystem, Path and CommandExecutor).
+const migrate = Migrator.make({})({
+  loader: Migrator.fromRecord({ "0001_initial": initial }),
+  table: TABLE
+})
+
+/**
+ * The migrator locks its table while it runs, but it creates that table first with a check-then-create
+ * that two fresh processes can both take. So a transaction-scoped advisory lock serializes whole runs,
+ * and the table is created (as the migrator would create it) inside the same transaction: the migrator's
+ * own check then finds it, and its transaction becomes a savepoint of this one.
+ */
+export const PgMigrationsLive = Layer.effectDiscard(
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql.withTransaction(
+      sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.pipe(
+        Effect.zipRight(sql`CREATE TABLE IF NOT EXISTS ${sql(TABLE)} (
+          migration_id integer primary key,
+          created_at timestamp with time zone not null default now(),
+          name text not null
+        )`),
+        Effect.zipRight(migrate)
+      )
+    ))
+)

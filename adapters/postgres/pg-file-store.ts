@@ -1,0 +1,68 @@
+// FileStore on PostgreSQL: table files.
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option } from "effect"
+import { FileStore, type StoredFile } from "../../domain/ports/file-store.ts"
+import { fromBigint, fromBigintOrNull, isoText, isoTextOrNull } from "./pg-values.ts"
+
+interface FileRow {
+  readonly id: string
+  readonly workspace_id: string
+  readonly blob_key: string
+  readonly token: string
+  readonly name: string
+  readonly content_type: string
+  readonly bytes: string
+  readonly created_at: Date
+  readonly expires_at: string | null
+  readonly deleted_at: Date | null
+}
+
+const toFile = (row: FileRow): StoredFile => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  blobKey: row.blob_key,
+  token: row.token,
+  name: row.name,
+  contentType: row.content_type,
+  bytes: fromBigint(row.bytes),
+  createdAt: isoText(row.created_at),
+  expiresAt: fromBigintOrNull(row.expires_at),
+  deletedAt: isoTextOrNull(row.deleted_at)
+})
+
+const oneFile = (rows: ReadonlyArray<FileRow>) => Option.map(Option.fromNullable(rows[0]), toFile)
+
+export const PgFileStoreLive = Layer.effect(
+  FileStore,
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    FileStore.of({
+      insert: (f) =>
+        sql`INSERT INTO files (id, workspace_id, blob_key, token, name, content_type, bytes, created_at, expires_at,
+            deleted_at)
+          VALUES (${f.id}, ${f.workspaceId}, ${f.blobKey}, ${f.token}, ${f.name}, ${f.contentType}, ${f.bytes},
+            ${f.createdAt}, ${f.expiresAt}, ${f.deletedAt})`.pipe(
+          Effect.asVoid,
+          Effect.orDie,
+          Effect.withSpan("PgFileStore.insert")
+        ),
+      get: (id) =>
+        sql<FileRow>`SELECT * FROM files WHERE id = ${id}`.pipe(
+          Effect.map(oneFile),
+          Effect.orDie,
+          Effect.withSpan("PgFileStore.get")
+        ),
+      getByToken: (token) =>
+        sql<FileRow>`SELECT * FROM files WHERE token = ${token}`.pipe(
+          Effect.map(oneFile),
+          Effect.orDie,
+          Effect.withSpan("PgFileStore.getByToken")
+        ),
+      // The first deletion time stands.
+      markDeleted: (id, at) =>
+        sql`UPDATE files SET deleted_at = COALESCE(deleted_at, ${at}) WHERE id = ${id}`.pipe(
+          Effect.asVoid,
+          Effect.orDie,
+          Effect.withSpan("PgFileStore.markDeleted")
+        )
+    }))
+)

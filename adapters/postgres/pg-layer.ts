@@ -1,0 +1,41 @@
+// Every store port and the Transactor on PostgreSQL, over one connection pool. Building it migrates the
+// database first.
+import { PgClient } from "@effect/sql-pg"
+import { type Duration, Layer, type Redacted } from "effect"
+import { PgMigrationsLive } from "./migrations.ts"
+import { PgFileStoreLive } from "./pg-file-store.ts"
+import { PgIdempotencyStoreLive } from "./pg-idempotency-store.ts"
+import { PgJobQueueLive } from "./pg-job-queue.ts"
+import { PgLedgerLive } from "./pg-ledger.ts"
+import { PgOutboxLive } from "./pg-outbox.ts"
+import { PgTemplateStoreLive } from "./pg-template-store.ts"
+import { PgTransactorLive } from "./pg-transactor.ts"
+import { PgVideoStoreLive } from "./pg-video-store.ts"
+import { PgWorkspaceStoreLive } from "./pg-workspace-store.ts"
+
+export interface PgStoresOptions {
+  readonly url: Redacted.Redacted<string>
+  readonly maxConnections?: number | undefined
+  /** How often the job queue's LISTEN connection is checked (default 10 s). */
+  readonly listenHeartbeat?: Duration.DurationInput | undefined
+}
+
+export const PgClientLive = (url: Redacted.Redacted<string>, maxConnections?: number) =>
+  PgClient.layer({ url, maxConnections, applicationName: "reelwright" })
+
+/** The pool, migrated: the stores are built only once the schema is current. */
+const migratedClient = (options: PgStoresOptions) =>
+  PgMigrationsLive.pipe(Layer.provideMerge(PgClientLive(options.url, options.maxConnections)))
+
+export const PgStoresLive = (options: PgStoresOptions) =>
+  Layer.mergeAll(
+    PgTransactorLive,
+    PgWorkspaceStoreLive,
+    PgVideoStoreLive,
+    PgTemplateStoreLive,
+    PgLedgerLive,
+    PgJobQueueLive({ listenHeartbeat: options.listenHeartbeat }),
+    PgOutboxLive,
+    PgIdempotencyStoreLive,
+    PgFileStoreLive
+  ).pipe(Layer.provideMerge(migratedClient(options)))
