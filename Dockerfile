@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
-# Reelwright's image: the API and the worker in one Node process (tsx runs the TypeScript, no build
-# step), with the media tools from Debian.
+# Reelwright's image, one for every role (tsx runs the TypeScript, no build step), with the media
+# tools from Debian. The command picks the role: `src/main.ts api`, `src/main.ts worker`, or no
+# argument for both in one process; `src/migrate.ts` migrates the database and exits. NODE_ENV is
+# production, so the service refuses to start without DATABASE_URL and a bucket (see README).
 FROM node:20-bookworm-slim
 
 # ffmpeg (libx264, aac, libass), the offline transcriber and its model, the speech voice, the caption
@@ -37,6 +39,6 @@ RUN mkdir -p /data && chown node:node /data
 
 EXPOSE 8080
 ENTRYPOINT ["/usr/local/bin/reelwright-entrypoint"]
-# Exec form, node as PID 1: SIGTERM reaches the Effect runtime, which interrupts the server and the
-# worker (stopping ffmpeg children) before exiting.
+# Exec form, node as PID 1: SIGTERM reaches the Effect runtime, which closes the listener at once and
+# gives running jobs SHUTDOWN_GRACE_SECONDS (stopping ffmpeg children after it) before exiting 0.
 CMD ["node", "--import", "tsx", "src/main.ts"]

@@ -1,13 +1,16 @@
 // Chooses the adapters. Nothing else in the code base decides which adapter serves a port.
-import { Layer, Option, Redacted } from "effect"
+import { Config, Data, Effect, Layer, Option, Redacted } from "effect"
+import { AdminToken } from "../adapters/http/authentication.ts"
 import { FfmpegEngineLive } from "../adapters/media/ffmpeg-engine.ts"
+import { TranscriberFromConfig } from "../adapters/media/transcriber-config.ts"
 import { MemoryStoresLive } from "../adapters/memory/memory-layer.ts"
 import { OutboundClientLive } from "../adapters/outbound/outbound-client.ts"
 import { SourceFetcherLive } from "../adapters/outbound/source-fetcher.ts"
+import { PgStoresLive } from "../adapters/postgres/pg-layer.ts"
 import { FsBlobStoreLive } from "../adapters/storage/fs-blob-store.ts"
+import { S3BlobStoreLive } from "../adapters/storage/s3-blob-store.ts"
+import { S3ConfigFromEnv } from "../adapters/storage/s3-config.ts"
 import { HttpsWebhookTransportLive } from "../adapters/webhooks/https-transport.ts"
-import { TranscriberFromConfig } from "../adapters/media/transcriber-config.ts"
-import { AdminToken } from "../adapters/http/authentication.ts"
 import { ServiceConfig, type ServiceConfigShape } from "./kernel/service-config.ts"
 
 export interface AppSettings extends ServiceConfigShape {
@@ -16,11 +19,9 @@ export interface AppSettings extends ServiceConfigShape {
   readonly adminToken: string | null
 }
 
-/** Embedded defaults: in-memory stores, files on local disk, local media tools. */
-export const embeddedLayer = (settings: AppSettings) =>
+/** Media tools, outbound clients and settings: the same whatever stores serve the records and files. */
+const toolsLayer = (settings: AppSettings) =>
   Layer.mergeAll(
-    MemoryStoresLive,
-    FsBlobStoreLive(`${settings.dataDir}/blobs`),
     FfmpegEngineLive,
     TranscriberFromConfig,
     SourceFetcherLive.pipe(Layer.provide(OutboundClientLive)),
@@ -28,3 +29,52 @@ export const embeddedLayer = (settings: AppSettings) =>
     ServiceConfig.layer({ baseUrl: settings.baseUrl, workDir: settings.workDir }),
     Layer.succeed(AdminToken, Option.map(Option.fromNullable(settings.adminToken), Redacted.make))
   )
+
+const diskBlobs = (settings: AppSettings) => FsBlobStoreLive(`${settings.dataDir}/blobs`)
+
+/** Embedded defaults: in-memory stores, files on local disk, local media tools. */
+export const embeddedLayer = (settings: AppSettings) =>
+  Layer.mergeAll(MemoryStoresLive, diskBlobs(settings), toolsLayer(settings))
+
+/** NODE_ENV=production without a database or an object store: records or files would be lost. */
+export class StartupRefused extends Data.TaggedError("StartupRefused")<{ readonly message: string }> {}
+
+/**
+ * Reads the environment and picks: DATABASE_URL set -> PostgreSQL (migrated when the layer is built),
+ * else memory; S3 settings present -> the bucket, else files under DATA_DIR/blobs.
+ */
+export const appLayerFromEnv = (settings: AppSettings) =>
+  Effect.gen(function*() {
+    const databaseUrl = yield* Config.option(Config.redacted("DATABASE_URL"))
+    const s3 = yield* S3ConfigFromEnv
+    const production = (yield* Config.option(Config.string("NODE_ENV"))).pipe(Option.contains("production"))
+    const missing = [
+      ...(Option.isNone(databaseUrl) ? ["DATABASE_URL (PostgreSQL)"] : []),
+      ...(Option.isNone(s3) ? ["an S3 bucket (BUCKET_NAME or S3_BUCKET, with AWS_* credentials)"] : [])
+    ]
+    if (production && missing.length > 0) {
+      return yield* new StartupRefused({
+        message: `NODE_ENV=production needs ${missing.join(" and ")}: in-memory records and local-disk files ` +
+          "are lost on restart and invisible to other machines. Set them, or unset NODE_ENV to run the embedded mode."
+      })
+    }
+    const stores = Option.match(databaseUrl, {
+      onNone: () => MemoryStoresLive,
+      onSome: (url) => PgStoresLive({ url })
+    })
+    const blobs = Option.match(s3, {
+      onNone: () => diskBlobs(settings),
+      onSome: S3BlobStoreLive
+    })
+    return {
+      layer: Layer.mergeAll(stores, blobs, toolsLayer(settings)),
+      /** Records private to this process and gone on restart. */
+      inMemory: Option.isNone(databaseUrl),
+      /** For the start-up banner. */
+      store: Option.isSome(databaseUrl) ? "PostgreSQL (DATABASE_URL)" : "in memory",
+      blobStore: Option.match(s3, {
+        onNone: () => `local disk (${settings.dataDir}/blobs)`,
+        onSome: (config) => `S3 bucket ${config.bucket}`
+      })
+    }
+  })

@@ -9,4 +9,7 @@ const handlers = [generateCaptionsJob, renderJob, deliverWebhookJob] as const
 type ServicesOf<H> = H extends JobHandler<infer R> ? R : never
 export type WorkerServices = ServicesOf<(typeof handlers)[number]>
 
-export const worker = makeJobRunner<WorkerServices>(handlers)
+export const makeWorker = (options: { readonly leaseMs?: number } = {}) =>
+  makeJobRunner<WorkerServices>(handlers, options)
+
+export const worker = makeWorker()

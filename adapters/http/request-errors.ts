@@ -1,6 +1,7 @@
 // Turns what the HTTP layer rejects before a handler runs into the one error shape: schema
-// failures name the field, malformed JSON is a 400, an upload over the limit is a 413.
-import { HttpApiBuilder, type HttpApiError, type HttpApp, HttpServerRequest } from "@effect/platform"
+// failures name the field, malformed JSON is a 400, an upload over the limit is a 413. A database
+// that cannot be reached is a 503, so clients retry instead of reporting a bug.
+import { HttpApiBuilder, type HttpApiError, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import { MAX_SOURCE_BYTES } from "../../domain/rules.ts"
 import { ApiError, payloadTooLarge } from "./api-error.ts"
@@ -73,6 +74,39 @@ const fromDefect = (defect: unknown): ApiError | undefined => {
 }
 
 /**
+ * SQLSTATE classes where the server cannot serve now: connection exception, failed login, no such
+ * database, insufficient resources, operator intervention (shutdown), system error. Any other code
+ * is a statement the server rejected: a bug, which stays a 500.
+ */
+const UNAVAILABLE_SQL_CLASSES = new Set(["08", "28", "3D", "53", "57", "58"])
+
+/**
+ * Store adapters turn SQL errors into defects (`SqlError` from @effect/sql). Without a SQLSTATE
+ * the driver never reached the server (refused, reset, timed out, pool closed).
+ */
+const isDatabaseUnreachable = (cause: Cause.Cause<unknown>): boolean => {
+  const error = Cause.squash(cause)
+  if (tagOf(error) !== "SqlError") return false
+  const driverError = typeof error === "object" && error !== null && "cause" in error ? error.cause : undefined
+  const code = typeof driverError === "object" && driverError !== null && "code" in driverError ? driverError.code : undefined
+  return typeof code !== "string" || !/^[0-9A-Z]{5}$/.test(code) || UNAVAILABLE_SQL_CLASSES.has(code.slice(0, 2))
+}
+
+const RETRY_AFTER_SECONDS = 5
+
+/** Answered directly: the API declares no 503, and the store may be down for any endpoint. */
+const databaseUnreachable = HttpServerResponse.unsafeJson(
+  {
+    error: {
+      code: "unavailable",
+      message: "The database is unreachable; retry shortly.",
+      details: { retryAfterSeconds: RETRY_AFTER_SECONDS }
+    }
+  },
+  { status: 503, headers: { "retry-after": String(RETRY_AFTER_SECONDS) } }
+)
+
+/**
  * Wraps the router inside the API's error encoder, so the ApiError it fails with is encoded like
  * a handler's. The platform types API middleware as infallible, hence the cast.
  */
@@ -85,10 +119,12 @@ export const mapRequestErrors = (app: HttpApp.Default): HttpApp.Default =>
           Effect.fail(fromDecodeError(e, (request.headers["content-type"] ?? "").includes("multipart/form-data"))))
     ),
     Effect.catchAllCause((cause) =>
-      Option.match(Option.flatMapNullable(Cause.dieOption(cause), fromDefect), {
-        onNone: () => Effect.failCause(cause),
-        onSome: Effect.fail
-      })
+      isDatabaseUnreachable(cause)
+        ? Effect.as(Effect.logWarning("database unreachable", cause), databaseUnreachable)
+        : Option.match(Option.flatMapNullable(Cause.dieOption(cause), fromDefect), {
+          onNone: () => Effect.failCause(cause),
+          onSome: Effect.fail
+        })
     )
   ) as HttpApp.Default
 

@@ -2,8 +2,9 @@
 // request guards (size limits before reading a body, errors in one shape).
 import { type HttpApi, HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer, HttpServerRequest, HttpServerResponse, Multipart, type HttpApp } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer, Option } from "effect"
+import { Duration, Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
+import { Transactor } from "../../domain/ports/transactor.ts"
 import { MAX_SOURCE_BYTES } from "../../domain/rules.ts"
 import { payloadTooLarge } from "./api-error.ts"
 import { ReelwrightApi } from "./api.ts"
@@ -43,8 +44,31 @@ const limitDeclaredSize = (app: HttpApp.Default): HttpApp.Default =>
 const serverMiddleware = (app: HttpApp.Default) =>
   HttpMiddleware.logger(limitDeclaredSize(Multipart.withLimits(app, { maxFileSize: Option.some(MAX_SOURCE_BYTES + PART_HEADER_ALLOWANCE_BYTES) })))
 
-const HealthRoute = HttpApiBuilder.Router.use((router) =>
-  router.get("/health", HttpServerResponse.unsafeJson({ ok: true })))
+const READY_TIMEOUT = Duration.seconds(3)
+
+/**
+ * /health: the process answers (liveness). /ready: it can also reach its store, proven by an empty
+ * transaction (a round trip to the database); 503 while it cannot.
+ */
+const HealthRoutes = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const transactor = yield* Transactor
+    yield* router.get("/health", HttpServerResponse.unsafeJson({ ok: true }))
+    yield* router.get(
+      "/ready",
+      transactor.atomically(Effect.void).pipe(
+        Effect.timeoutFail({ duration: READY_TIMEOUT, onTimeout: () => "timed out" }),
+        Effect.sandbox,
+        Effect.as(HttpServerResponse.unsafeJson({ ok: true })),
+        Effect.catchAll((cause) =>
+          Effect.as(
+            Effect.logWarning("not ready: the store is unreachable", cause),
+            HttpServerResponse.unsafeJson({ ok: false, store: "unreachable" }, { status: 503 })
+          )
+        )
+      )
+    )
+  }))
 
 // The API's groups are derived in a loop, which erases their requirements: state them here.
 export const ApiLive = HttpApiBuilder.api(ReelwrightApi).pipe(
@@ -58,7 +82,7 @@ export const ApiLive = HttpApiBuilder.api(ReelwrightApi).pipe(
 export const HttpAppLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
-  Layer.provide([MediaRoute, EditorRoute, HealthRoute, RequestErrorsLive]),
+  Layer.provide([MediaRoute, EditorRoute, HealthRoutes, RequestErrorsLive]),
   Layer.provide(ApiLive),
   HttpServer.withLogAddress
 )

@@ -1,6 +1,6 @@
 // Settings for an S3-compatible BlobStore (AWS S3, Fly's Tigris, MinIO), read from the environment.
-// S3_BUCKET switches it on; the rest have defaults, and the keys fall back to the AWS_* names that
-// `fly storage create` and the AWS tools set.
+// S3_BUCKET (or BUCKET_NAME, which `fly storage create` sets) switches it on; the rest have defaults,
+// and the keys fall back to the AWS_* names that Tigris and the AWS tools set.
 import { Config, ConfigError, Effect, Either, Option, type Redacted } from "effect"
 
 export interface S3Config {
@@ -68,8 +68,10 @@ const settings = (bucket: string): Config.Config<S3Config> =>
     )
   })
 
-/** The S3 settings, or None when S3_BUCKET is unset (files then stay on the local disk). */
+/** The S3 settings, or None when no bucket is named (files then stay on the local disk). */
 export const S3ConfigFromEnv: Effect.Effect<Option.Option<S3Config>, ConfigError.ConfigError> = Effect.gen(function*() {
-  const bucket = yield* Config.option(Config.nonEmptyString("S3_BUCKET"))
+  const bucket = yield* Config.option(
+    Config.nonEmptyString("S3_BUCKET").pipe(Config.orElse(() => Config.nonEmptyString("BUCKET_NAME")))
+  )
   return Option.isNone(bucket) ? Option.none() : Option.some(yield* settings(bucket.value))
 })

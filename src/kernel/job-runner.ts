@@ -1,7 +1,7 @@
 // Claims jobs lane by lane and runs the handler registered for each kind, renewing the lease while
 // it runs. A handler decides its own retries (webhooks follow the domain schedule); a crash is
 // retried a few times with a short backoff, then the job goes dead and its handler cleans up.
-import { Clock, Duration, Effect, Exit, Fiber, Option, Schedule } from "effect"
+import { Cause, Clock, Duration, Effect, Exit, Fiber, Option, Schedule } from "effect"
 import { type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
 
 export type JobOutcome =
@@ -130,6 +130,15 @@ export const makeJobRunner = <R>(
       claimNext(lane, executeGracefully(options.grace)).pipe(
         Effect.flatMap((ran) =>
           ran ? Effect.void : Effect.flatMap(JobQueue, (queue) => queue.waitForWork(lane, options.pollInterval))
+        ),
+        // The store failing (a database outage) ends this round only: wait, then claim again. Other
+        // loops and running jobs carry on; an unfinished job's lease lapses and it is claimed again.
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause)
+            ? Effect.failCause(cause)
+            : Effect.logError("claiming failed; trying again shortly", cause).pipe(
+              Effect.zipRight(Effect.sleep(options.pollInterval))
+            )
         ),
         Effect.forever
       )

@@ -1,0 +1,143 @@
+// What a process runs: the HTTP API, the job worker, or both (`all`, the embedded default). Each role
+// reads its settings from the environment; an argument to main (`api`, `worker`) overrides ROLE.
+import { Config, Duration, Effect, Layer, Option } from "effect"
+import { resolve } from "node:path"
+import { WorkspaceStore } from "../domain/ports/workspace-store.ts"
+import { HttpServerLive } from "../adapters/http/server.ts"
+import { randomToken, sha256Hex } from "./kernel/secrets.ts"
+import { createWorkspaceNow } from "./ops/workspaces/create-workspace.ts"
+import { makeWorker } from "./worker.ts"
+
+export const ROLES = ["api", "worker", "all"] as const
+export type Role = (typeof ROLES)[number]
+
+/** Running jobs get this long to finish after SIGTERM; fly.toml's kill_timeout leaves a margin above it. */
+export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 25
+
+const atLeast = (min: number) => (config: Config.Config<number>) =>
+  Config.validate(config, { message: `must be at least ${min}`, validation: (n) => n >= min })
+
+export const roleSettings = Effect.gen(function*() {
+  const role = yield* Config.literal(...ROLES)("ROLE").pipe(Config.withDefault("all" as const))
+  const port = yield* Config.integer("PORT").pipe(Config.withDefault(8080))
+  const dataDir = resolve(yield* Config.string("DATA_DIR").pipe(Config.withDefault("./data")))
+  const baseUrl = (yield* Config.string("BASE_URL").pipe(Config.withDefault(`http://localhost:${port}`))).replace(/\/+$/, "")
+  const devToken = yield* Config.option(Config.string("DEV_API_TOKEN"))
+  const adminToken = yield* Config.string("ADMIN_TOKEN").pipe(Config.withDefault(randomToken("rwadmin_")))
+  const mediaConcurrency = yield* Config.integer("WORKER_CONCURRENCY").pipe(atLeast(1), Config.withDefault(1))
+  const webhookConcurrency = yield* Config.integer("WEBHOOK_CONCURRENCY").pipe(atLeast(1), Config.withDefault(4))
+  // Shorter leases reclaim a crashed worker's job sooner; they are renewed every third of their length.
+  const leaseSeconds = yield* Config.number("JOB_LEASE_SECONDS").pipe(atLeast(1), Config.withDefault(60))
+  const graceSeconds = yield* Config.number("SHUTDOWN_GRACE_SECONDS").pipe(
+    atLeast(0),
+    Config.withDefault(DEFAULT_SHUTDOWN_GRACE_SECONDS)
+  )
+  return {
+    role,
+    port,
+    dataDir,
+    baseUrl,
+    workDir: `${dataDir}/work`,
+    devToken,
+    adminToken,
+    mediaConcurrency,
+    webhookConcurrency,
+    leaseSeconds,
+    graceSeconds
+  }
+})
+
+export type RoleSettings = Effect.Effect.Success<typeof roleSettings>
+
+/** What the banner says about the adapters in use. */
+export interface StoreDescription {
+  readonly inMemory: boolean
+  readonly store: string
+  readonly blobStore: string
+}
+
+/**
+ * The development workspace: created at every embedded start (the memory store begins empty); with a
+ * database only when DEV_API_TOKEN is set, and then once, found again by its token on later starts.
+ */
+const devWorkspace = (s: RoleSettings, inMemory: boolean) =>
+  Effect.gen(function*() {
+    const fresh = (token: Option.Option<string>) =>
+      createWorkspaceNow({
+        name: "Development",
+        ownerEmail: "dev@localhost.localdomain",
+        plan: "pro",
+        credits: 10_000,
+        ...Option.match(token, { onNone: () => ({}), onSome: (t) => ({ token: t }) })
+      }).pipe(Effect.map((dev) => Option.some({ ...dev, note: "plan pro, 10000 credits" })))
+    if (inMemory) return yield* fresh(s.devToken)
+    if (Option.isNone(s.devToken)) return Option.none()
+    const token = s.devToken.value
+    const existing = yield* (yield* WorkspaceStore).findTokenByHash(sha256Hex(token))
+    return yield* Option.match(existing, {
+      onNone: () => fresh(s.devToken),
+      onSome: (t) => Effect.succeed(Option.some({ workspaceId: t.workspaceId, token, note: "created at an earlier start" }))
+    })
+  })
+
+const say = (lines: ReadonlyArray<string>) => Effect.sync(() => process.stdout.write(["", ...lines, ""].join("\n") + "\n"))
+
+const storeLines = (d: StoreDescription) => [
+  `  Store:          ${d.store}${d.inMemory ? ". Records (workspaces, tokens, videos, credits) do NOT survive a restart." : ""}`,
+  `  Blobs:          ${d.blobStore}`
+]
+
+const announceApi = (s: RoleSettings, d: StoreDescription) =>
+  Effect.gen(function*() {
+    const dev = yield* devWorkspace(s, d.inMemory)
+    yield* say([
+      `Reelwright is listening on ${s.baseUrl}`,
+      `  API docs:       ${s.baseUrl}/docs`,
+      Option.match(dev, {
+        onNone: () => "  API token:      none yet; create a workspace with the CLI (workspace:create)",
+        onSome: (w) => `  API token:      ${w.token}   (workspace ${w.workspaceId}, ${w.note})`
+      }),
+      `  Admin token:    ${s.adminToken}   (for the CLI: ADMIN_TOKEN=... npm run cli -- ...)`,
+      `  Files:          ${s.dataDir}`,
+      ...storeLines(d),
+      s.role === "all"
+        ? `  Jobs:           run here (media ${s.mediaConcurrency} at once, webhooks ${s.webhookConcurrency})`
+        : "  Jobs:           not run here; start worker processes (npm run start:worker)"
+    ])
+  })
+
+const announceWorker = (s: RoleSettings, d: StoreDescription) =>
+  say([
+    `Reelwright worker: media jobs ${s.mediaConcurrency} at once, webhooks ${s.webhookConcurrency}, ` +
+    `${s.graceSeconds} s grace on shutdown`,
+    ...storeLines(d)
+  ])
+
+const work = (s: RoleSettings) =>
+  makeWorker({ leaseMs: s.leaseSeconds * 1000 }).run({
+    pollInterval: "1 second",
+    concurrency: { media: s.mediaConcurrency, webhooks: s.webhookConcurrency },
+    grace: Duration.seconds(s.graceSeconds)
+  })
+
+/**
+ * Runs the role until interrupted (SIGTERM/SIGINT through NodeRuntime.runMain). The listener and
+ * the worker stop side by side: the server closes at once while running jobs get their grace.
+ */
+export const runRole = (s: RoleSettings, d: StoreDescription) => {
+  const serve = Effect.scoped(
+    Effect.gen(function*() {
+      yield* Layer.build(HttpServerLive(s.port))
+      yield* announceApi(s, d)
+      return yield* Effect.never
+    })
+  )
+  switch (s.role) {
+    case "api":
+      return serve
+    case "worker":
+      return Effect.zipRight(announceWorker(s, d), work(s))
+    case "all":
+      return Effect.all([serve, work(s)], { concurrency: "unbounded", discard: true })
+  }
+}
