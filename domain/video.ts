@@ -127,6 +127,10 @@ export class IllegalTransition extends Schema.TaggedError<IllegalTransition>()("
   reason: Schema.String
 }) {}
 
+/** Whether the video's pipeline has already started `step` (a resumed job skips recording it again). */
+export const hasReachedStep = (video: Pick<VideoRecord, "step">, step: Step): boolean =>
+  STEPS.indexOf(video.step) >= STEPS.indexOf(step)
+
 /** The key of one piece of work; charges, refunds and events of that work share it. */
 export const workKey = (video: Pick<VideoRecord, "id" | "work">): string => `${video.id}:${video.work}`
 

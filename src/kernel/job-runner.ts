@@ -33,6 +33,17 @@ export interface JobRunnerOptions {
   readonly grace: Duration.DurationInput
 }
 
+/** A crash in one line for records and users: the error's message, never its stack. */
+const describeCrash = (cause: Cause.Cause<unknown>): string => {
+  const error = Cause.squash(cause)
+  const text = error instanceof Error && error.message.length > 0
+    ? `${error.name}: ${error.message}`
+    : typeof error === "object" && error !== null && "_tag" in error
+    ? `${String((error as { _tag: unknown })._tag)} ${JSON.stringify(error)}`
+    : String(error)
+  return text.split("\n")[0]!.slice(0, 500)
+}
+
 export const makeJobRunner = <R>(
   handlers: ReadonlyArray<JobHandler<R>>,
   { leaseMs = DEFAULT_LEASE_MS }: { readonly leaseMs?: number } = {}
@@ -67,7 +78,7 @@ export const makeJobRunner = <R>(
       const ended = yield* Clock.currentTimeMillis
       const annotations = { jobId: job.id, kind: job.kind, attempt: job.attempts, durationMs: ended - started }
       if (outcome._tag === "Left") {
-        const error = String(outcome.left).slice(0, 2000)
+        const error = describeCrash(outcome.left)
         yield* Effect.logError("job crashed", outcome.left).pipe(Effect.annotateLogs(annotations))
         if (job.attempts >= MAX_CRASHES) {
           yield* queue.kill(job.id, error)

@@ -14,7 +14,7 @@ import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { captionCredits } from "../../../domain/pricing.ts"
 import { checkSource, MAX_SOURCE_BYTES } from "../../../domain/rules.ts"
-import type { Step, VideoRecord } from "../../../domain/video.ts"
+import { hasReachedStep, type Step, type VideoRecord } from "../../../domain/video.ts"
 import { Done, type JobHandler } from "../../kernel/job-runner.ts"
 import { GENERATE_CAPTIONS } from "../../kernel/job-kinds.ts"
 import type { ServiceConfig } from "../../kernel/service-config.ts"
@@ -27,16 +27,21 @@ const Payload = Schema.Struct({ videoId: Schema.String })
 
 const SOURCE_TIMEOUT_MS = 30 * 60 * 1000
 
-/** Records the step, runs it, and logs how long it took. */
-export const step = <A, E, R>(videoId: string, name: Step, work: Effect.Effect<A, E, R>) =>
-  applyVideoEvent(videoId, (at) => ({ _tag: "StepStarted", step: name, at })).pipe(
+/**
+ * Records the step (unless a crashed run already got that far: the retried job redoes the work but
+ * the step never moves back), runs it, and logs how long it took.
+ */
+export const step = <A, E, R>(video: VideoRecord, name: Step, work: Effect.Effect<A, E, R>) =>
+  (hasReachedStep(video, name)
+    ? Effect.void
+    : Effect.asVoid(applyVideoEvent(video.id, (at) => ({ _tag: "StepStarted", step: name, at })))).pipe(
     Effect.zipRight(work),
     Effect.timed,
     Effect.tap(([duration]) =>
-      Effect.logInfo(`step ${name} done`).pipe(Effect.annotateLogs({ videoId, step: name, duration }))
+      Effect.logInfo(`step ${name} done`).pipe(Effect.annotateLogs({ videoId: video.id, step: name, duration }))
     ),
     Effect.map(([, a]) => a),
-    Effect.withSpan(`step.${name}`, { attributes: { videoId } })
+    Effect.withSpan(`step.${name}`, { attributes: { videoId: video.id } })
   )
 
 const ensureStoredSource = (video: VideoRecord, dir: string) =>
@@ -65,11 +70,11 @@ export const generateCaptions = (videoId: string) =>
       const load = videos.getById(videoId).pipe(Effect.map(Option.getOrThrow))
       const initial = yield* load
       if (initial.status !== "processing" || initial.generated) return
-      yield* step(videoId, "fetching_source", ensureStoredSource(initial, dir))
+      yield* step(initial, "fetching_source", ensureStoredSource(initial, dir))
       const video = yield* load
       const media = yield* MediaEngine
       const sourcePath = yield* localSource(video, dir)
-      const facts = yield* step(videoId, "probing", media.probe(sourcePath))
+      const facts = yield* step(initial, "probing", media.probe(sourcePath))
       const verdict = checkSource(facts)
       if (!verdict.ok) return yield* new WorkFailed({ message: verdict.reason })
       yield* applyVideoEvent(videoId, (at) => ({
@@ -78,9 +83,9 @@ export const generateCaptions = (videoId: string) =>
         at
       }))
       const wav = `${dir}/audio.wav`
-      yield* step(videoId, "extracting_audio", media.extractAudio(sourcePath, wav))
+      yield* step(initial, "extracting_audio", media.extractAudio(sourcePath, wav))
       const words = yield* step(
-        videoId,
+        initial,
         "transcribing",
         chargeCaptions(video, facts.durationSeconds).pipe(Effect.zipRight((yield* Transcriber).transcribe(wav)))
       )
@@ -89,7 +94,7 @@ export const generateCaptions = (videoId: string) =>
           message: "No speech was recognised in the source's audio, so there is nothing to caption."
         })
       }
-      yield* step(videoId, "building_captions", videos.saveWords(videoId, words))
+      yield* step(initial, "building_captions", videos.saveWords(videoId, words))
       yield* applyVideoEvent(videoId, (at) => ({ _tag: "Generated", at }))
     }))
 

@@ -1,0 +1,44 @@
+// Benchmark code that must run in a process of its own (a baseline server, a sender that needs its own
+// environment): the bench module forks itself with a mode argument and waits for its first message.
+import { fork } from "node:child_process"
+import { fileURLToPath } from "node:url"
+
+export interface BenchChild<M> {
+  /** The child's first message; rejects, with the end of its stderr, if it exits before sending one. */
+  readonly message: Promise<M>
+  readonly stop: () => Promise<void>
+}
+
+export const forkBenchChild = <M>(
+  moduleUrl: string,
+  args: ReadonlyArray<string>,
+  env: Readonly<Record<string, string>> = {}
+): BenchChild<M> => {
+  const child = fork(fileURLToPath(moduleUrl), [...args], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, ...env },
+    // stdout is the child's log (the worker logs every job): not needed, and a pipe nobody reads would stall it.
+    stdio: ["ignore", "ignore", "pipe", "ipc"]
+  })
+  let stderr = ""
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString("utf8")).slice(-4000)
+  })
+  const exited = new Promise<void>((done) => child.once("exit", () => done()))
+  const message = new Promise<M>((done, fail) => {
+    child.once("message", (m) => done(m as M))
+    void exited.then(() => fail(new Error(`${args[0] ?? "child"} exited (code ${child.exitCode}) without reporting:\n${stderr}`)))
+  })
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM")
+    await exited
+  }
+  return { message, stop }
+}
+
+/** In the child: the one message for the parent. */
+export const tellParent = (message: unknown): Promise<void> =>
+  new Promise((done, fail) => {
+    if (process.send === undefined) return fail(new Error("not started by forkBenchChild"))
+    process.send(message, (error: Error | null) => (error === null ? done() : fail(error)))
+  })

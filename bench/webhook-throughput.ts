@@ -1,0 +1,264 @@
+// How fast the worker's webhook lane empties: 1,000 due deliveries (outbox events with their jobs, on a
+// scratch PostgreSQL database) to a loopback https receiver, until every one is delivered.
+//   ours: the job runner with deliverWebhookJob, 8 loops (each claims and runs jobs until none is due),
+//         through the production transport (a new verified TLS connection per POST, as by design)
+//   ours, memory stores (for information): the same worker with the in-memory stores
+//   bare: the same 1,000 signed POSTs with plain node:https, 8 at a time, a new connection each
+//   bare with keep-alive (for information): the same over 8 reused connections
+// Each sender runs in a child process, which trusts the test CA through NODE_EXTRA_CA_CERTS (read only at
+// start-up) and may reach loopback (OUTBOUND_ALLOW_LOOPBACK=1). The receiver answers 200 from this process.
+// Runs alternate (BENCH_RUNS rounds, default 1); each figure is their median.
+import { randomUUID } from "node:crypto"
+import { Agent, request } from "node:https"
+import { mkdtemp, rm } from "node:fs/promises"
+import { loadavg, tmpdir } from "node:os"
+import { join } from "node:path"
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect, Layer, Option, Redacted } from "effect"
+import { MemoryStoresLive } from "../adapters/memory/memory-layer.ts"
+import { OutboundClientLive } from "../adapters/outbound/outbound-client.ts"
+import { PgStoresLive } from "../adapters/postgres/pg-layer.ts"
+import { HttpsWebhookTransportLive } from "../adapters/webhooks/https-transport.ts"
+import { JobQueue } from "../domain/ports/job-queue.ts"
+import { Outbox, type OutboxEvent } from "../domain/ports/outbox.ts"
+import { WorkspaceStore } from "../domain/ports/workspace-store.ts"
+import { webhookMessage } from "../domain/webhooks.ts"
+import { makeJobRunner } from "../src/kernel/job-runner.ts"
+import { DELIVER_WEBHOOK } from "../src/kernel/job-kinds.ts"
+import { newWebhookSecret } from "../src/kernel/secrets.ts"
+import { signWebhook } from "../src/kernel/webhook-signature.ts"
+import { deliverWebhookJob } from "../src/ops/webhooks/deliver-webhook.ts"
+import { startHttpsReceiver } from "../test/support/https-receiver.ts"
+import { createTestTls } from "../test/support/tls.ts"
+import { forkBenchChild, tellParent } from "./bench-child.ts"
+import { type Figure, isEntryPoint, median, report } from "./figures.ts"
+import { createScratchDatabase } from "./scratch-database.ts"
+
+const BENCH = "webhook-throughput"
+const DELIVERIES = 1_000
+const CONCURRENCY = 8
+const SENDER = "webhook-sender"
+const SENDERS = ["ours", "ours-memory", "bare", "bare-keepalive"] as const
+type Sender = (typeof SENDERS)[number]
+
+/** The receiver's secret path, as a real webhook URL carries one. */
+const hookUrl = (receiverUrl: string): string => `${receiverUrl}/hooks/reelwright?key=bench`
+
+/** A video.completed snapshot the size of a real one. */
+const snapshot = (id: string, at: string) => ({
+  video: {
+    id,
+    kind: "caption",
+    status: "completed",
+    step: "completed",
+    render: true,
+    createdAt: at,
+    editorUrl: `https://reelwright.example/editor/${randomUUID().replaceAll("-", "")}`,
+    templateId: 1,
+    videoUrl: `https://reelwright.example/media/${randomUUID().replaceAll("-", "")}/clip.mp4`,
+    thumbnailUrl: `https://reelwright.example/media/${randomUUID().replaceAll("-", "")}/clip.jpg`,
+    duration: 61.25,
+    width: 1080,
+    height: 1920
+  }
+})
+
+const newEvent = (workspaceId: string, url: string, at: string): OutboxEvent => {
+  const subjectId = randomUUID()
+  return {
+    id: randomUUID(),
+    workspaceId,
+    name: "video.completed",
+    subjectId,
+    dedupeKey: `video:${subjectId}:0`,
+    payload: snapshot(subjectId, at),
+    url,
+    createdAt: at,
+    state: "pending"
+  }
+}
+
+/** Stores a signing workspace and its due events with their delivery jobs; returns the events' ids. */
+const seed = (url: string) =>
+  Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    const at = new Date(now).toISOString()
+    const workspaceId = randomUUID()
+    yield* (yield* WorkspaceStore).insert({
+      id: workspaceId,
+      name: "Bench",
+      ownerEmail: "bench@localhost.localdomain",
+      plan: "pro",
+      byok: false,
+      lastTemplateId: null,
+      webhookSecret: newWebhookSecret(),
+      createdAt: at
+    })
+    const outbox = yield* Outbox
+    const queue = yield* JobQueue
+    return yield* Effect.forEach(Array.from({ length: DELIVERIES }), () => {
+      const event = newEvent(workspaceId, url, at)
+      return outbox.add(event).pipe(
+        Effect.zipRight(queue.enqueue({ lane: "webhooks", kind: DELIVER_WEBHOOK, payload: { eventId: event.id }, runAt: now, dedupeKey: `deliver:${event.id}` })),
+        Effect.as(event.id)
+      )
+    })
+  })
+
+/** Earlier rounds' rows would lengthen every claim's scan. */
+const emptyTables = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`TRUNCATE jobs, delivery_attempts, outbox_events`).pipe(Effect.orDie)
+
+interface SenderResult {
+  readonly seconds: number
+  readonly delivered: number
+}
+
+/** The webhook lane of the worker, CONCURRENCY loops (each claims and runs jobs until none is due). */
+const drainTimed = (receiverUrl: string) =>
+  Effect.gen(function*() {
+    const ids = yield* seed(hookUrl(receiverUrl))
+    const runner = makeJobRunner([deliverWebhookJob])
+    const started = performance.now()
+    yield* Effect.all(Array.from({ length: CONCURRENCY }, () => runner.drain("webhooks")), {
+      concurrency: "unbounded",
+      discard: true
+    })
+    const seconds = (performance.now() - started) / 1000
+    const outbox = yield* Outbox
+    const events = yield* Effect.forEach(ids, (id) => outbox.get(id))
+    return { seconds, delivered: events.filter(Option.exists((e) => e.state === "delivered")).length }
+  })
+
+const transport = HttpsWebhookTransportLive.pipe(Layer.provide(OutboundClientLive))
+
+/** In the child: deliveries through the worker, on PostgreSQL, or in memory when no database is given. */
+const sendThroughWorker = (receiverUrl: string, databaseUrl: string): Promise<SenderResult> =>
+  Effect.runPromise(
+    databaseUrl === ""
+      ? drainTimed(receiverUrl).pipe(Effect.provide(Layer.merge(MemoryStoresLive, transport)))
+      : Effect.zipRight(emptyTables, drainTimed(receiverUrl)).pipe(
+        Effect.provide(Layer.merge(PgStoresLive({ url: Redacted.make(databaseUrl) }), transport))
+      )
+  )
+
+/** One POST; resolves with the status once the answer has been read. */
+const post = (url: URL, headers: Readonly<Record<string, string>>, body: Buffer, agent: Agent | false): Promise<number> =>
+  new Promise((done, fail) => {
+    const outgoing = request(url, { method: "POST", agent, headers: { ...headers, "content-length": String(body.length) } }, (response) => {
+      response.resume()
+      response.once("end", () => done(response.statusCode ?? 0))
+      response.once("error", fail)
+    })
+    outgoing.once("error", fail)
+    outgoing.end(body)
+  })
+
+/** In the child: the same signed messages with node:https, CONCURRENCY at a time. */
+const sendPlain = async (receiverUrl: string, keepAlive: boolean): Promise<SenderResult> => {
+  const secret = newWebhookSecret()
+  const at = new Date().toISOString()
+  const timestamp = Math.floor(Date.now() / 1000)
+  const messages = Array.from({ length: DELIVERIES }, () => {
+    const event = newEvent(randomUUID(), hookUrl(receiverUrl), at)
+    const message = webhookMessage({ ...event, eventId: event.id, timestampSeconds: timestamp })
+    const headers = { ...message.headers, "webhook-signature": signWebhook(secret, event.id, timestamp, message.body) }
+    return { headers, body: Buffer.from(message.body) }
+  })
+  const url = new URL(hookUrl(receiverUrl))
+  const agent = keepAlive ? new Agent({ keepAlive: true, maxSockets: CONCURRENCY }) : false
+  let next = 0
+  let delivered = 0
+  const loop = async () => {
+    while (next < messages.length) {
+      const message = messages[next++]!
+      const status = await post(url, message.headers, message.body, agent)
+      if (status >= 200 && status < 300) delivered++
+    }
+  }
+  const started = performance.now()
+  await Promise.all(Array.from({ length: CONCURRENCY }, loop))
+  const seconds = (performance.now() - started) / 1000
+  if (agent !== false) agent.destroy()
+  return { seconds, delivered }
+}
+
+const runSender = async (): Promise<void> => {
+  const [, , , sender, receiverUrl = "", databaseUrl = ""] = process.argv
+  const result = sender === "ours" || sender === "ours-memory"
+    ? await sendThroughWorker(receiverUrl, sender === "ours" ? databaseUrl : "")
+    : await sendPlain(receiverUrl, sender === "bare-keepalive")
+  await tellParent(result)
+}
+
+export const webhookThroughput = async (): Promise<ReadonlyArray<Figure>> => {
+  const requested = Number(process.env["BENCH_RUNS"] ?? "")
+  const runs = Number.isInteger(requested) && requested > 0 ? requested : 1
+  const tlsDir = await mkdtemp(join(tmpdir(), "bench-webhook-tls-"))
+  const previousTlsDir = process.env["TEST_TLS_DIR"]
+  const database = await createScratchDatabase(BENCH)
+  try {
+    const tls = createTestTls(tlsDir)
+    // The receiver reads its certificate from there.
+    process.env["TEST_TLS_DIR"] = tlsDir
+    const receiver = await startHttpsReceiver()
+    const rates: Record<Sender, Array<number>> = { ours: [], "ours-memory": [], bare: [], "bare-keepalive": [] }
+    try {
+      for (let i = 1; i <= runs; i++) {
+        for (const sender of SENDERS) {
+          const before = receiver.requests.length
+          const child = forkBenchChild<SenderResult>(import.meta.url, [SENDER, sender, receiver.url, database.url], {
+            NODE_EXTRA_CA_CERTS: tls.caCert,
+            OUTBOUND_ALLOW_LOOPBACK: "1"
+          })
+          const result = await child.message.finally(child.stop)
+          const received = receiver.requests.length - before
+          if (result.delivered !== DELIVERIES || received !== DELIVERIES) {
+            throw new Error(`${sender}: ${result.delivered} delivered, ${received} received, of ${DELIVERIES}`)
+          }
+          rates[sender].push(DELIVERIES / result.seconds)
+          console.log(`${BENCH}: run ${i}/${runs}  ${sender.padEnd(14)} ${rates[sender].at(-1)!.toFixed(0)} deliveries/s`)
+        }
+      }
+    } finally {
+      await receiver.close()
+    }
+    const note = runs > 1 ? `median of ${runs}` : "1 run"
+    const ours = median(rates.ours)
+    const bare = median(rates.bare)
+    return [
+      { bench: BENCH, name: `ours: worker webhook lane, ${CONCURRENCY} loops`, value: ours, unit: "deliveries/s", note },
+      {
+        bench: BENCH,
+        name: "ours, memory stores",
+        value: median(rates["ours-memory"]),
+        unit: "deliveries/s",
+        note: `${note}; the same without PostgreSQL (information)`
+      },
+      { bench: BENCH, name: `bare node:https, ${CONCURRENCY} at a time`, value: bare, unit: "deliveries/s", note: `${note}; a new connection per POST, as ours` },
+      {
+        bench: BENCH,
+        name: "bare node:https, keep-alive",
+        value: median(rates["bare-keepalive"]),
+        unit: "deliveries/s",
+        note: `${note}; ${CONCURRENCY} reused connections (information)`
+      },
+      {
+        bench: BENCH,
+        name: "deliveries/s ours/bare",
+        value: ours / bare,
+        unit: "x",
+        note: `${DELIVERIES} deliveries, PostgreSQL stores; load average ${loadavg()[0]!.toFixed(2)}`
+      }
+    ]
+  } finally {
+    if (previousTlsDir === undefined) delete process.env["TEST_TLS_DIR"]
+    else process.env["TEST_TLS_DIR"] = previousTlsDir
+    await database.drop()
+    await rm(tlsDir, { recursive: true, force: true })
+  }
+}
+
+if (isEntryPoint(import.meta.url)) {
+  if (process.argv[2] === SENDER) await runSender()
+  else await report(await webhookThroughput())
+}

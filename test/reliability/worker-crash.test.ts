@@ -1,0 +1,137 @@
+// A worker machine dies (kill -9, its ffmpeg and pocketsphinx with it) in the middle of a job. Another
+// worker takes the job over once the lease lapses: the video completes, each item is charged once,
+// and the receiver hears of the completion once.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { openAsBlob } from "node:fs"
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { GENERATE_CAPTIONS, RENDER_VIDEO } from "../../src/kernel/job-kinds.ts"
+import { makeSpokenClip, type SpokenClip } from "../support/clips.ts"
+import { call, waitForVideo } from "../support/http-client.ts"
+import { type HttpsReceiver, startHttpsReceiver } from "../support/https-receiver.ts"
+import { postgresSkipReason } from "../support/pg-test-db.ts"
+import { type Deployment, type ServiceProcess, startDeployment } from "../support/service-process.ts"
+
+/** Short leases: a killed worker's job is claimable again three seconds later. */
+const WORKER_ENV = { JOB_LEASE_SECONDS: "3" }
+
+describe.skipIf(postgresSkipReason !== undefined)("a worker killed in the middle of a job", () => {
+  let deployment: Deployment
+  let receiver: HttpsReceiver
+  let clipDir: string
+  let clip: SpokenClip
+  let api: ServiceProcess
+  let token: string
+
+  beforeAll(async () => {
+    clipDir = await mkdtemp(join(tmpdir(), "reelwright-worker-crash-"))
+    // One at a time, so that afterAll finds whatever started before a failure.
+    receiver = await startHttpsReceiver()
+    deployment = await startDeployment({ objectStore: true })
+    clip = await makeSpokenClip({ text: "Every lantern on the harbour wall was lit at dusk.", width: 360, height: 640, fps: 30, dir: clipDir })
+    api = await deployment.startApi()
+    token = (await deployment.createWorkspace(api)).token
+  })
+
+  afterAll(async () => {
+    await deployment?.close()
+    await receiver?.close()
+    await rm(clipDir, { recursive: true, force: true })
+  })
+
+  const createVideo = async (options: { readonly render: boolean }): Promise<string> => {
+    const form = new FormData()
+    form.append("file", await openAsBlob(clip.path, { type: "video/mp4" }), "clip.mp4")
+    if (options.render) form.append("render", "{}")
+    form.append("webhookUrl", `${receiver.url}/hook`)
+    const created = await call(api.baseUrl, "/v1/caption-videos", { token, form })
+    expect(created.status).toBe(200)
+    return created.body.id
+  }
+
+  const jobOf = (kind: string, videoId: string) =>
+    deployment.rows<{ status: string; attempts: number }>(
+      "SELECT status, attempts FROM jobs WHERE kind = $1 AND payload->>'videoId' = $2",
+      [kind, videoId]
+    ).then((rows) => rows[0])
+
+  const chargesOf = (videoId: string) =>
+    deployment.rows<{ reason: string; amount: number }>(
+      "SELECT reason, amount::int AS amount FROM ledger WHERE video_id = $1 ORDER BY seq",
+      [videoId]
+    )
+
+  /**
+   * Kills worker A once `charged` is in the ledger (the job is under way) and starts worker B; then
+   * the video must complete, the job in B's claim, the second.
+   */
+  const killAndReplace = async (options: {
+    readonly videoId: string
+    readonly kind: string
+    readonly charged: string
+    readonly workerA: ServiceProcess
+    readonly step: string
+  }) => {
+    const { videoId, kind } = options
+    await deployment.until(
+      async () => (await chargesOf(videoId)).some((e) => e.reason === options.charged),
+      `worker A to charge for ${options.charged}`
+    )
+    expect((await call(api.baseUrl, `/v1/videos/${videoId}`, { token })).body).toMatchObject({
+      status: "processing",
+      step: options.step
+    })
+    expect(await jobOf(kind, videoId)).toEqual({ status: "running", attempts: 1 })
+    await options.workerA.kill()
+    const workerB = await deployment.startWorker(WORKER_ENV)
+
+    const done = await waitForVideo(api.baseUrl, token, videoId, (v) => v.status !== "processing", 90_000)
+    // The error, if any, says why the takeover failed.
+    expect({ status: done.status, step: done.step, error: done.error }).toEqual({ status: "completed", step: "completed", error: undefined })
+    // B marks the job done right after the video.
+    await deployment.until(async () => (await jobOf(kind, videoId))?.status === "done", "the job to be done")
+    expect(await jobOf(kind, videoId)).toEqual({ status: "done", attempts: 2 })
+    return workerB
+  }
+
+  /** Exactly one video.completed, delivered: one webhook-id however often it was sent. */
+  const expectOneCompletion = async (videoId: string) => {
+    const events = () =>
+      deployment.rows<{ name: string; state: string }>("SELECT name, state FROM outbox_events WHERE subject_id = $1", [videoId])
+    await deployment.until(async () => (await events()).some((e) => e.state === "delivered"), "the webhook to be delivered")
+    expect(await events()).toEqual([{ name: "video.completed", state: "delivered" }])
+    const received = receiver.requests.filter((r) => r.headers["x-service-video-id"] === videoId)
+    expect(new Set(received.map((r) => r.headers["x-service-event"]))).toEqual(new Set(["video.completed"]))
+    expect(new Set(received.map((r) => r.headers["webhook-id"])).size).toBe(1)
+    expect(JSON.parse(received[0]!.body)).toMatchObject({ event: "video.completed", video: { id: videoId, status: "completed" } })
+  }
+
+  it("while rendering: another worker finishes the render; one render charge, one video.completed", async () => {
+    // A slow preset keeps the encode running long enough to be caught in the act.
+    const workerA = await deployment.startWorker({ ...WORKER_ENV, X264_PRESET: "veryslow" })
+    const id = await createVideo({ render: true })
+    const workerB = await killAndReplace({ videoId: id, kind: RENDER_VIDEO, charged: "render", workerA, step: "rendering" })
+    expect(workerB.log()).toContain("render encoded")
+    expect((await chargesOf(id)).map((e) => e.reason)).toEqual(["captions", "render"])
+    expect((await chargesOf(id)).every((e) => e.amount < 0)).toBe(true)
+    await expectOneCompletion(id)
+    await workerB.stop()
+  })
+
+  it("while transcribing: another worker resumes the captions; one captions charge, one video.completed", async () => {
+    const workerA = await deployment.startWorker(WORKER_ENV)
+    const id = await createVideo({ render: false })
+    const workerB = await killAndReplace({
+      videoId: id,
+      kind: GENERATE_CAPTIONS,
+      charged: "captions",
+      workerA,
+      step: "transcribing"
+    })
+    expect(workerB.log()).toContain("step transcribing done")
+    expect((await chargesOf(id)).map((e) => e.reason)).toEqual(["captions"])
+    await expectOneCompletion(id)
+    await workerB.stop()
+  })
+})
