@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
 import { createRequire } from "node:module"
 import { loadavg } from "node:os"
+import { setTimeout as sleep } from "node:timers/promises"
 import { promisify } from "node:util"
 import { forkBenchChild, tellParent } from "./bench-child.ts"
 import { type Figure, isEntryPoint, report } from "./figures.ts"
@@ -26,6 +27,7 @@ const SECONDS = 10
 const WARMUP_SECONDS = 2
 const RAW_POOL = 10
 const RAW_SERVER = "raw-server"
+const WORKSPACE_TIMEOUT_MS = 10_000
 const AUTOCANNON = createRequire(import.meta.url).resolve("autocannon")
 
 interface Load {
@@ -75,9 +77,16 @@ const startServiceWith = async (vars: Readonly<Record<string, string>>): Promise
 const insertVideo = async (databaseUrl: string, token: string): Promise<string> => {
   const client = await connectClient(databaseUrl)
   try {
-    const { rows } = await client.query<{ workspace_id: string }>("SELECT workspace_id FROM api_tokens WHERE hash = $1", [sha256Hex(token)])
-    const workspaceId = rows[0]?.workspace_id
-    if (workspaceId === undefined) throw new Error("the service did not create the development workspace")
+    // The service answers /health as soon as it listens, and creates the workspace just after.
+    const started = performance.now()
+    let workspaceId: string | undefined
+    for (;;) {
+      const { rows } = await client.query<{ workspace_id: string }>("SELECT workspace_id FROM api_tokens WHERE hash = $1", [sha256Hex(token)])
+      workspaceId = rows[0]?.workspace_id
+      if (workspaceId !== undefined) break
+      if (performance.now() - started > WORKSPACE_TIMEOUT_MS) throw new Error("the service did not create the development workspace")
+      await sleep(100)
+    }
     const id = randomUUID()
     await client.query(
       `INSERT INTO videos (id, workspace_id, kind, status, step, render, render_options, template_id, created_at, updated_at,

@@ -1,7 +1,16 @@
 // `npm run bench`: every benchmark in sequence, then one table of all their figures.
 import { captionRender } from "./caption-render.ts"
 import { report } from "./figures.ts"
+import { getVideoLoad } from "./get-video-load.ts"
+import { queueThroughput } from "./queue-throughput.ts"
 import { uploadMemory } from "./upload-memory.ts"
+import { webhookThroughput } from "./webhook-throughput.ts"
 
-const figures = [...(await captionRender()), ...(await uploadMemory())]
+const figures = [
+  ...(await captionRender()),
+  ...(await uploadMemory()),
+  ...(await getVideoLoad()),
+  ...(await queueThroughput()),
+  ...(await webhookThroughput())
+]
 await report(figures)
