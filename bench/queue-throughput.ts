@@ -36,16 +36,20 @@ const doneCount = async (admin: PgClient): Promise<number> => {
 }
 
 /** The adapter's claim, word for word (pg-job-queue.ts), with its parameters numbered. */
-const CLAIM = `UPDATE jobs SET status = 'running', attempts = jobs.attempts + 1,
-    locked_until = $1
-  FROM (
-    SELECT id FROM jobs
-    WHERE lane = $2
-      AND ((status = 'queued' AND run_at <= $3) OR (status = 'running' AND locked_until < $4))
-    ORDER BY run_at, seq
-    LIMIT 1
-    FOR UPDATE SKIP LOCKED
-  ) AS due
+const CLAIM = `WITH queued AS (
+    SELECT id, run_at, seq FROM jobs
+    WHERE lane = $2 AND status = 'queued' AND run_at <= $3
+    ORDER BY run_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED
+  ), leased AS (
+    SELECT id, run_at, seq FROM jobs
+    WHERE lane = $2 AND status = 'running' AND locked_until < $4
+    ORDER BY locked_until LIMIT 1 FOR UPDATE SKIP LOCKED
+  ), due AS (
+    SELECT id FROM (SELECT * FROM queued UNION ALL SELECT * FROM leased) AS candidates
+    ORDER BY run_at, seq LIMIT 1
+  )
+  UPDATE jobs SET status = 'running', attempts = jobs.attempts + 1, locked_until = $1
+  FROM due
   WHERE jobs.id = due.id
   RETURNING jobs.*`
 const COMPLETE = "UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = $1 AND TRUE"

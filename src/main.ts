@@ -2,7 +2,7 @@
 // default all). Reads the configuration, lets app-layer pick the adapters, and runs the role until
 // SIGTERM or SIGINT, which NodeRuntime turns into an interruption: exit code 0 once the role stopped.
 import { NodeRuntime } from "@effect/platform-node"
-import { ConfigProvider, Effect, Logger, LogLevel } from "effect"
+import { ConfigProvider, Effect, Layer, Logger, LogLevel } from "effect"
 import { mkdir } from "node:fs/promises"
 import { appLayerFromEnv } from "./app-layer.ts"
 import { roleSettings, runRole } from "./roles.ts"
@@ -33,5 +33,8 @@ program.pipe(
     })),
   Effect.withConfigProvider(config),
   Effect.provide(Logger.minimumLogLevel(LogLevel.Info)),
+  // No tracer exports spans yet, and recording them (with their stack traces) is a large share of a
+  // request's CPU time: off until an OpenTelemetry exporter is configured.
+  Effect.provide(Layer.setTracerEnabled(false)),
   NodeRuntime.runMain
 )

@@ -236,8 +236,9 @@ if (skipReason !== undefined) {
         const migrate = Layer.build(PgMigrationsLive.pipe(Layer.provide(PgClientLive(url, 2))))
         yield* Effect.all([migrate, migrate], { concurrency: "unbounded" })
         const sql = Context.get(yield* Layer.build(PgClientLive(url, 1)), SqlClient.SqlClient)
-        expect(yield* sql`SELECT migration_id, name FROM effect_sql_migrations`).toEqual([
-          { migration_id: 1, name: "initial" }
+        expect(yield* sql`SELECT migration_id, name FROM effect_sql_migrations ORDER BY migration_id`).toEqual([
+          { migration_id: 1, name: "initial" },
+          { migration_id: 2, name: "job_leases_index" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))
