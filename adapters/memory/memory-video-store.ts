@@ -1,30 +1,16 @@
 // VideoStore over the in-memory database.
 import { Effect, Layer, Option } from "effect"
 import { VideoStore } from "../../domain/ports/video-store.ts"
-import type { VideoRecord } from "../../domain/video.ts"
 import { MemoryDatabase, updateRow, withRow } from "./memory-database.ts"
+import { decodeListCursor, encodeListCursor, type ListPosition } from "../video-list-cursor.ts"
 
-type Position = Pick<VideoRecord, "createdAt" | "id">
+
 
 const compareText = (a: string, b: string): number => a < b ? -1 : a > b ? 1 : 0
 
 /** The list order: newest first, ties broken by id, descending. */
-const newestFirst = (a: Position, b: Position): number =>
+const newestFirst = (a: ListPosition, b: ListPosition): number =>
   compareText(b.createdAt, a.createdAt) || compareText(b.id, a.id)
-
-/** The cursor is the position of the last item returned. */
-const encodeCursor = (p: Position): string => Buffer.from(JSON.stringify([p.createdAt, p.id])).toString("base64url")
-
-const decodeCursor = (cursor: string): Option.Option<Position> => {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"))
-    return Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string"
-      ? Option.some({ createdAt: value[0], id: value[1] })
-      : Option.none()
-  } catch {
-    return Option.none()
-  }
-}
 
 export const MemoryVideoStoreLive = Layer.effect(
   VideoStore,
@@ -50,7 +36,7 @@ export const MemoryVideoStoreLive = Layer.effect(
       list: ({ cursor, limit, status, workspaceId }) =>
         db.read((t) => {
           // A cursor this adapter did not make points past the end: an empty page rather than a restart.
-          const after = cursor === undefined ? Option.some(undefined) : decodeCursor(cursor)
+          const after = cursor === undefined ? Option.some(undefined) : decodeListCursor(cursor)
           if (Option.isNone(after)) return { items: [], nextCursor: null }
           const matching = [...t.videos.values()]
             .filter((v) =>
@@ -61,7 +47,7 @@ export const MemoryVideoStoreLive = Layer.effect(
             .sort(newestFirst)
           const items = matching.slice(0, limit)
           const last = items[items.length - 1]
-          return { items, nextCursor: matching.length > limit && last !== undefined ? encodeCursor(last) : null }
+          return { items, nextCursor: matching.length > limit && last !== undefined ? encodeListCursor(last) : null }
         }).pipe(Effect.withSpan("MemoryVideoStore.list")),
       saveWords: (videoId, words) =>
         db.write((t) => ({ ...t, words: withRow(t.words, videoId, words) })).pipe(

@@ -6,6 +6,7 @@ import { VideoStore } from "../../domain/ports/video-store.ts"
 import type { RenderOptions } from "../../domain/rules.ts"
 import type { ExportState, VideoRecord } from "../../domain/video.ts"
 import { isoText, jsonText, jsonTextOrNull } from "./pg-values.ts"
+import { decodeListCursor, encodeListCursor } from "../video-list-cursor.ts"
 
 interface VideoRow {
   readonly id: string
@@ -61,22 +62,6 @@ const toVideo = (row: VideoRow): VideoRecord => ({
 
 const oneVideo = (rows: ReadonlyArray<VideoRow>) => Option.map(Option.fromNullable(rows[0]), toVideo)
 
-type Position = Pick<VideoRecord, "createdAt" | "id">
-
-/** The cursor is the position of the last item returned. */
-const encodeCursor = (p: Position): string => Buffer.from(JSON.stringify([p.createdAt, p.id])).toString("base64url")
-
-const decodeCursor = (cursor: string): Option.Option<Position> => {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"))
-    return Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string" &&
-        !Number.isNaN(Date.parse(value[0]))
-      ? Option.some({ createdAt: value[0], id: value[1] })
-      : Option.none()
-  } catch {
-    return Option.none()
-  }
-}
 
 export const PgVideoStoreLive = Layer.effect(
   VideoStore,
@@ -125,7 +110,7 @@ export const PgVideoStoreLive = Layer.effect(
           WHERE id = ${v.id}`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgVideoStore.update")),
       list: ({ cursor, limit, status, workspaceId }) => {
         // A cursor this adapter did not make points past the end: an empty page rather than a restart.
-        const after = cursor === undefined ? Option.some(undefined) : decodeCursor(cursor)
+        const after = cursor === undefined ? Option.some(undefined) : decodeListCursor(cursor)
         if (Option.isNone(after)) {
           return Effect.succeed({ items: [], nextCursor: null }).pipe(Effect.withSpan("PgVideoStore.list"))
         }
@@ -142,7 +127,7 @@ export const PgVideoStoreLive = Layer.effect(
           Effect.map((rows) => {
             const items = rows.slice(0, limit).map(toVideo)
             const last = items[items.length - 1]
-            return { items, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last) : null }
+            return { items, nextCursor: rows.length > limit && last !== undefined ? encodeListCursor(last) : null }
           }),
           Effect.orDie,
           Effect.withSpan("PgVideoStore.list")

@@ -7,14 +7,12 @@ import { OutboundClientLive } from "../../adapters/outbound/outbound-client.ts"
 import { HttpsWebhookTransportLive } from "../../adapters/webhooks/https-transport.ts"
 import { JobQueue } from "../../domain/ports/job-queue.ts"
 import { Outbox } from "../../domain/ports/outbox.ts"
-import { VideoStore } from "../../domain/ports/video-store.ts"
-import { newCaptionVideo } from "../../domain/video.ts"
 import { RETRY_WAITS_SECONDS } from "../../domain/webhooks.ts"
 import { ServiceConfig } from "../../src/kernel/service-config.ts"
-import { applyVideoEvent } from "../../src/kernel/video-events.ts"
 import { makeJobRunner } from "../../src/kernel/job-runner.ts"
 import { deliverWebhookJob } from "../../src/ops/webhooks/deliver-webhook.ts"
 import { startHttpsReceiver } from "../support/https-receiver.ts"
+import { failedVideoEvent } from "../support/failed-video.ts"
 
 /** Only the webhook lane runs here. */
 const worker = makeJobRunner([deliverWebhookJob])
@@ -30,24 +28,6 @@ const realPause = (ms: number) => Effect.promise(() => new Promise((r) => setTim
 
 const receiverScoped = Effect.acquireRelease(Effect.promise(() => startHttpsReceiver()), (r) => Effect.promise(() => r.close()))
 
-/** A processing video whose generation then fails, which emits one video.failed event. */
-const failingVideo = (webhookUrl: string) =>
-  Effect.gen(function*() {
-    const id = crypto.randomUUID()
-    yield* (yield* VideoStore).insert(newCaptionVideo({
-      id,
-      workspaceId: "ws",
-      templateId: -1,
-      renderOptions: null,
-      webhookUrl,
-      editorToken: "ed",
-      source: { url: "https://example.com/a.mp4" },
-      at: new Date(0).toISOString()
-    }))
-    yield* applyVideoEvent(id, (at) => ({ _tag: "Failed", error: "boom", at }))
-    const [event] = yield* (yield* Outbox).forSubject(id)
-    return event!
-  })
 
 const attemptStarts = (eventId: string) =>
   Effect.map(Effect.flatMap(Outbox, (o) => o.attempts(eventId)), (as) => as.map((a) => Date.parse(a.startedAt)))
@@ -57,7 +37,7 @@ layer(TestLayer, { timeout: "60 seconds" })("webhook retry schedule", (it) => {
     Effect.gen(function*() {
       const receiver = yield* receiverScoped
       receiver.setBehaviour({ status: 500 })
-      const event = yield* failingVideo(`${receiver.url}/hook`)
+      const event = yield* failedVideoEvent(`${receiver.url}/hook`)
       const t0 = Date.parse(event.createdAt)
 
       yield* worker.drain("webhooks")
@@ -91,7 +71,7 @@ layer(TestLayer, { timeout: "60 seconds" })("webhook retry schedule", (it) => {
     Effect.gen(function*() {
       const receiver = yield* receiverScoped
       receiver.setBehaviour({ hang: true })
-      const event = yield* failingVideo(`${receiver.url}/slow`)
+      const event = yield* failedVideoEvent(`${receiver.url}/slow`)
       const t0 = Date.parse(event.createdAt)
 
       const first = yield* Effect.fork(worker.drain("webhooks"))

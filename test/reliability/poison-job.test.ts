@@ -2,22 +2,18 @@
 // MAX_CRASHES crashes it goes dead, the video fails with an error, its charges are refunded and
 // video.failed is recorded once. Two real ways to crash: the worker's handler dies (the stored source
 // vanished from the bucket), and the worker machine dies (kill -9) after each claim of a render.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { openAsBlob } from "node:fs"
-import { mkdtemp, rm } from "node:fs/promises"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { Effect } from "effect"
 import { S3BlobStoreLive } from "../../adapters/storage/s3-blob-store.ts"
 import { BlobStore } from "../../domain/ports/blob-store.ts"
 import { MAX_CRASHES } from "../../src/kernel/job-runner.ts"
 import { GENERATE_CAPTIONS, RENDER_VIDEO } from "../../src/kernel/job-kinds.ts"
-import { makeSpokenClip, type SpokenClip } from "../support/clips.ts"
 import { call, waitForVideo } from "../support/http-client.ts"
-import { type HttpsReceiver, startHttpsReceiver } from "../support/https-receiver.ts"
+import { useDeployment } from "../support/deployment-fixture.ts"
 import { postgresSkipReason } from "../support/pg-test-db.ts"
 import { testS3Config } from "../support/s3-server.ts"
-import { type Deployment, type ServiceProcess, startDeployment } from "../support/service-process.ts"
+import type { ServiceProcess } from "../support/service-process.ts"
 
 /** Short leases: a killed worker's job is claimable again two seconds later. */
 const WORKER_ENV = { JOB_LEASE_SECONDS: "2" }
@@ -29,48 +25,34 @@ interface Job {
 }
 
 describe.skipIf(postgresSkipReason !== undefined)("a job that crashes every time", () => {
-  let deployment: Deployment
-  let receiver: HttpsReceiver
-  let clipDir: string
-  let clip: SpokenClip
+  const env = useDeployment("The old clock struck nine.")
   let api: ServiceProcess
   let token: string
 
   beforeAll(async () => {
-    clipDir = await mkdtemp(join(tmpdir(), "reelwright-poison-"))
-    // One at a time, so that afterAll finds whatever started before a failure.
-    receiver = await startHttpsReceiver()
-    deployment = await startDeployment({ objectStore: true })
-    clip = await makeSpokenClip({ text: "The old clock struck nine.", width: 360, height: 640, fps: 30, dir: clipDir })
-    api = await deployment.startApi()
-    token = (await deployment.createWorkspace(api)).token
-  })
-
-  afterAll(async () => {
-    await deployment?.close()
-    await receiver?.close()
-    await rm(clipDir, { recursive: true, force: true })
+    api = await env.deployment.startApi()
+    token = (await env.deployment.createWorkspace(api)).token
   })
 
   /** Uploads the clip; no worker runs yet, so the video waits in `queued`. */
   const createVideo = async (options: { readonly render?: boolean } = {}): Promise<string> => {
     const form = new FormData()
-    form.append("file", await openAsBlob(clip.path, { type: "video/mp4" }), "clip.mp4")
+    form.append("file", await openAsBlob(env.clip.path, { type: "video/mp4" }), "clip.mp4")
     if (options.render === true) form.append("render", "{}")
-    form.append("webhookUrl", `${receiver.url}/hook`)
+    form.append("webhookUrl", `${env.receiver.url}/hook`)
     const created = await call(api.baseUrl, "/v1/caption-videos", { token, form })
     expect(created.status).toBe(200)
     return created.body.id
   }
 
   const jobOf = (kind: string, videoId: string) =>
-    deployment.rows<Job>(
+    env.deployment.rows<Job>(
       "SELECT status, attempts, last_error FROM jobs WHERE kind = $1 AND payload->>'videoId' = $2",
       [kind, videoId]
     ).then((rows) => rows[0])
 
   const ledgerOf = (videoId: string) =>
-    deployment.rows<{ reason: string; amount: number }>(
+    env.deployment.rows<{ reason: string; amount: number }>(
       "SELECT reason, amount::int AS amount FROM ledger WHERE video_id = $1 ORDER BY seq",
       [videoId]
     )
@@ -83,30 +65,30 @@ describe.skipIf(postgresSkipReason !== undefined)("a job that crashes every time
     const ledger = await ledgerOf(videoId)
     expect(ledger.reduce((sum, e) => sum + e.amount, 0)).toBe(0)
     const events = () =>
-      deployment.rows<{ name: string; state: string }>("SELECT name, state FROM outbox_events WHERE subject_id = $1", [videoId])
-    await deployment.until(async () => (await events()).some((e) => e.state === "delivered"), "video.failed to be delivered")
+      env.deployment.rows<{ name: string; state: string }>("SELECT name, state FROM outbox_events WHERE subject_id = $1", [videoId])
+    await env.deployment.until(async () => (await events()).some((e) => e.state === "delivered"), "video.failed to be delivered")
     expect(await events()).toEqual([{ name: "video.failed", state: "delivered" }])
-    const received = receiver.requests.filter((r) => r.headers["x-service-video-id"] === videoId)
+    const received = env.receiver.requests.filter((r) => r.headers["x-service-video-id"] === videoId)
     expect(received.map((r) => r.headers["x-service-event"])).toEqual(["video.failed"])
     return ledger
   }
 
   it("goes dead when its handler dies each time: the source blob was deleted from the bucket", async () => {
     const id = await createVideo()
-    const [file] = await deployment.rows<{ blob_key: string }>(
+    const [file] = await env.deployment.rows<{ blob_key: string }>(
       "SELECT f.blob_key FROM files f JOIN videos v ON v.source_file_id = f.id WHERE v.id = $1",
       [id]
     )
     await Effect.runPromise(
       Effect.flatMap(BlobStore, (blobs) => blobs.remove(file!.blob_key)).pipe(
-        Effect.provide(S3BlobStoreLive(testS3Config(deployment.s3Endpoint!)))
+        Effect.provide(S3BlobStoreLive(testS3Config(env.deployment.s3Endpoint!)))
       )
     )
 
-    const worker = await deployment.startWorker(WORKER_ENV)
+    const worker = await env.deployment.startWorker(WORKER_ENV)
     // Crashes are retried after a backoff of 5 s, then 10 s; the third one is the last.
     const generateJob = () => jobOf(GENERATE_CAPTIONS, id)
-    await deployment.until(async () => (await generateJob())?.status === "dead", "the job to go dead", 60_000)
+    await env.deployment.until(async () => (await generateJob())?.status === "dead", "the job to go dead", 60_000)
     const job = await generateJob()
     expect(job?.attempts).toBe(MAX_CRASHES)
     expect(job?.last_error).toContain("no blob at key")
@@ -119,11 +101,11 @@ describe.skipIf(postgresSkipReason !== undefined)("a job that crashes every time
     const id = await createVideo({ render: true })
     const renderJob = () => jobOf(RENDER_VIDEO, id)
     for (let claim = 1; claim <= MAX_CRASHES; claim++) {
-      const worker = await deployment.startWorker({ ...WORKER_ENV, X264_PRESET: "veryslow" })
-      await deployment.until(async () => ((await renderJob())?.attempts ?? 0) >= claim, `render claim ${claim}`)
+      const worker = await env.deployment.startWorker({ ...WORKER_ENV, X264_PRESET: "veryslow" })
+      await env.deployment.until(async () => ((await renderJob())?.attempts ?? 0) >= claim, `render claim ${claim}`)
       // The first machine dies once the render is charged.
       if (claim === 1) {
-        await deployment.until(async () => (await ledgerOf(id)).some((e) => e.reason === "render"), "the render charge")
+        await env.deployment.until(async () => (await ledgerOf(id)).some((e) => e.reason === "render"), "the render charge")
       }
       await worker.kill()
       // Killed while the job was still its own.
@@ -131,8 +113,8 @@ describe.skipIf(postgresSkipReason !== undefined)("a job that crashes every time
     }
 
     // The next claim finds that every earlier claimer died, and ends the job instead of running it.
-    const last = await deployment.startWorker(WORKER_ENV)
-    await deployment.until(async () => (await renderJob())?.status === "dead", "the job to go dead")
+    const last = await env.deployment.startWorker(WORKER_ENV)
+    await env.deployment.until(async () => (await renderJob())?.status === "dead", "the job to go dead")
     expect(await renderJob()).toMatchObject({
       attempts: MAX_CRASHES + 1,
       last_error: `the worker stopped ${MAX_CRASHES} times while running this job`

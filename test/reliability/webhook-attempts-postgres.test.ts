@@ -7,16 +7,13 @@ import { Effect, Layer, Option, TestClock } from "effect"
 import { OutboundClientLive } from "../../adapters/outbound/outbound-client.ts"
 import { HttpsWebhookTransportLive } from "../../adapters/webhooks/https-transport.ts"
 import { JobQueue } from "../../domain/ports/job-queue.ts"
-import { Outbox } from "../../domain/ports/outbox.ts"
-import { VideoStore } from "../../domain/ports/video-store.ts"
-import { newCaptionVideo } from "../../domain/video.ts"
 import { MAX_ATTEMPTS, RETRY_WAITS_SECONDS } from "../../domain/webhooks.ts"
 import { makeJobRunner } from "../../src/kernel/job-runner.ts"
 import { ServiceConfig } from "../../src/kernel/service-config.ts"
-import { applyVideoEvent } from "../../src/kernel/video-events.ts"
 import { deliverWebhookJob } from "../../src/ops/webhooks/deliver-webhook.ts"
 import { startHttpsReceiver } from "../support/https-receiver.ts"
 import { PgTestStores, postgresSkipReason } from "../support/pg-test-db.ts"
+import { failedVideoEvent } from "../support/failed-video.ts"
 
 /** Only the webhook lane runs here. */
 const worker = makeJobRunner([deliverWebhookJob])
@@ -27,25 +24,6 @@ const TestLayer = Layer.mergeAll(
   ServiceConfig.layer({ baseUrl: "http://127.0.0.1:1", workDir: "/tmp" })
 )
 
-/** A processing video that then fails: one video.failed event, pending in the outbox. */
-const failedVideo = (webhookUrl: string) =>
-  Effect.gen(function*() {
-    const id = crypto.randomUUID()
-    yield* (yield* VideoStore).insert(newCaptionVideo({
-      id,
-      workspaceId: "ws",
-      templateId: -1,
-      renderOptions: null,
-      webhookUrl,
-      editorToken: `ed_${id}`,
-      source: { url: "https://example.com/a.mp4" },
-      at: new Date(yield* TestClock.currentTimeMillis).toISOString()
-    }))
-    yield* applyVideoEvent(id, (at) => ({ _tag: "Failed", error: "boom", at }))
-    const [event] = yield* (yield* Outbox).forSubject(id)
-    return event!
-  })
-
 describe.skipIf(postgresSkipReason !== undefined)("webhook attempts on PostgreSQL", () => {
   layer(TestLayer, { timeout: "60 seconds" })((it) => {
     it.scoped("a receiver that never answers 2xx gets 10 attempts on the schedule, then the event is dropped", () =>
@@ -55,7 +33,7 @@ describe.skipIf(postgresSkipReason !== undefined)("webhook attempts on PostgreSQ
           (r) => Effect.promise(() => r.close())
         )
         receiver.setBehaviour({ status: 503 })
-        const event = yield* failedVideo(`${receiver.url}/hook`)
+        const event = yield* failedVideoEvent(`${receiver.url}/hook`)
         const t0 = Date.parse(event.createdAt)
 
         yield* worker.drain("webhooks")

@@ -1,63 +1,45 @@
 // A worker machine dies (kill -9, its ffmpeg and pocketsphinx with it) in the middle of a job. Another
 // worker takes the job over once the lease lapses: the video completes, each item is charged once,
 // and the receiver hears of the completion once.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { openAsBlob } from "node:fs"
-import { mkdtemp, rm } from "node:fs/promises"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { GENERATE_CAPTIONS, RENDER_VIDEO } from "../../src/kernel/job-kinds.ts"
-import { makeSpokenClip, type SpokenClip } from "../support/clips.ts"
 import { call, waitForVideo } from "../support/http-client.ts"
-import { type HttpsReceiver, startHttpsReceiver } from "../support/https-receiver.ts"
+import { useDeployment } from "../support/deployment-fixture.ts"
 import { postgresSkipReason } from "../support/pg-test-db.ts"
-import { type Deployment, type ServiceProcess, startDeployment } from "../support/service-process.ts"
+import type { ServiceProcess } from "../support/service-process.ts"
 
 /** Short leases: a killed worker's job is claimable again three seconds later. */
 const WORKER_ENV = { JOB_LEASE_SECONDS: "3" }
 
 describe.skipIf(postgresSkipReason !== undefined)("a worker killed in the middle of a job", () => {
-  let deployment: Deployment
-  let receiver: HttpsReceiver
-  let clipDir: string
-  let clip: SpokenClip
+  const env = useDeployment("Every lantern on the harbour wall was lit at dusk.")
   let api: ServiceProcess
   let token: string
 
   beforeAll(async () => {
-    clipDir = await mkdtemp(join(tmpdir(), "reelwright-worker-crash-"))
-    // One at a time, so that afterAll finds whatever started before a failure.
-    receiver = await startHttpsReceiver()
-    deployment = await startDeployment({ objectStore: true })
-    clip = await makeSpokenClip({ text: "Every lantern on the harbour wall was lit at dusk.", width: 360, height: 640, fps: 30, dir: clipDir })
-    api = await deployment.startApi()
-    token = (await deployment.createWorkspace(api)).token
-  })
-
-  afterAll(async () => {
-    await deployment?.close()
-    await receiver?.close()
-    await rm(clipDir, { recursive: true, force: true })
+    api = await env.deployment.startApi()
+    token = (await env.deployment.createWorkspace(api)).token
   })
 
   const createVideo = async (options: { readonly render: boolean }): Promise<string> => {
     const form = new FormData()
-    form.append("file", await openAsBlob(clip.path, { type: "video/mp4" }), "clip.mp4")
+    form.append("file", await openAsBlob(env.clip.path, { type: "video/mp4" }), "clip.mp4")
     if (options.render) form.append("render", "{}")
-    form.append("webhookUrl", `${receiver.url}/hook`)
+    form.append("webhookUrl", `${env.receiver.url}/hook`)
     const created = await call(api.baseUrl, "/v1/caption-videos", { token, form })
     expect(created.status).toBe(200)
     return created.body.id
   }
 
   const jobOf = (kind: string, videoId: string) =>
-    deployment.rows<{ status: string; attempts: number }>(
+    env.deployment.rows<{ status: string; attempts: number }>(
       "SELECT status, attempts FROM jobs WHERE kind = $1 AND payload->>'videoId' = $2",
       [kind, videoId]
     ).then((rows) => rows[0])
 
   const chargesOf = (videoId: string) =>
-    deployment.rows<{ reason: string; amount: number }>(
+    env.deployment.rows<{ reason: string; amount: number }>(
       "SELECT reason, amount::int AS amount FROM ledger WHERE video_id = $1 ORDER BY seq",
       [videoId]
     )
@@ -74,7 +56,7 @@ describe.skipIf(postgresSkipReason !== undefined)("a worker killed in the middle
     readonly step: string
   }) => {
     const { videoId, kind } = options
-    await deployment.until(
+    await env.deployment.until(
       async () => (await chargesOf(videoId)).some((e) => e.reason === options.charged),
       `worker A to charge for ${options.charged}`
     )
@@ -84,13 +66,13 @@ describe.skipIf(postgresSkipReason !== undefined)("a worker killed in the middle
     })
     expect(await jobOf(kind, videoId)).toEqual({ status: "running", attempts: 1 })
     await options.workerA.kill()
-    const workerB = await deployment.startWorker(WORKER_ENV)
+    const workerB = await env.deployment.startWorker(WORKER_ENV)
 
     const done = await waitForVideo(api.baseUrl, token, videoId, (v) => v.status !== "processing", 90_000)
     // The error, if any, says why the takeover failed.
     expect({ status: done.status, step: done.step, error: done.error }).toEqual({ status: "completed", step: "completed", error: undefined })
     // B marks the job done right after the video.
-    await deployment.until(async () => (await jobOf(kind, videoId))?.status === "done", "the job to be done")
+    await env.deployment.until(async () => (await jobOf(kind, videoId))?.status === "done", "the job to be done")
     expect(await jobOf(kind, videoId)).toEqual({ status: "done", attempts: 2 })
     return workerB
   }
@@ -98,10 +80,10 @@ describe.skipIf(postgresSkipReason !== undefined)("a worker killed in the middle
   /** Exactly one video.completed, delivered: one webhook-id however often it was sent. */
   const expectOneCompletion = async (videoId: string) => {
     const events = () =>
-      deployment.rows<{ name: string; state: string }>("SELECT name, state FROM outbox_events WHERE subject_id = $1", [videoId])
-    await deployment.until(async () => (await events()).some((e) => e.state === "delivered"), "the webhook to be delivered")
+      env.deployment.rows<{ name: string; state: string }>("SELECT name, state FROM outbox_events WHERE subject_id = $1", [videoId])
+    await env.deployment.until(async () => (await events()).some((e) => e.state === "delivered"), "the webhook to be delivered")
     expect(await events()).toEqual([{ name: "video.completed", state: "delivered" }])
-    const received = receiver.requests.filter((r) => r.headers["x-service-video-id"] === videoId)
+    const received = env.receiver.requests.filter((r) => r.headers["x-service-video-id"] === videoId)
     expect(new Set(received.map((r) => r.headers["x-service-event"]))).toEqual(new Set(["video.completed"]))
     expect(new Set(received.map((r) => r.headers["webhook-id"])).size).toBe(1)
     expect(JSON.parse(received[0]!.body)).toMatchObject({ event: "video.completed", video: { id: videoId, status: "completed" } })
@@ -109,7 +91,7 @@ describe.skipIf(postgresSkipReason !== undefined)("a worker killed in the middle
 
   it("while rendering: another worker finishes the render; one render charge, one video.completed", async () => {
     // A slow preset keeps the encode running long enough to be caught in the act.
-    const workerA = await deployment.startWorker({ ...WORKER_ENV, X264_PRESET: "veryslow" })
+    const workerA = await env.deployment.startWorker({ ...WORKER_ENV, X264_PRESET: "veryslow" })
     const id = await createVideo({ render: true })
     const workerB = await killAndReplace({ videoId: id, kind: RENDER_VIDEO, charged: "render", workerA, step: "rendering" })
     expect(workerB.log()).toContain("render encoded")
@@ -120,7 +102,7 @@ describe.skipIf(postgresSkipReason !== undefined)("a worker killed in the middle
   })
 
   it("while transcribing: another worker resumes the captions; one captions charge, one video.completed", async () => {
-    const workerA = await deployment.startWorker(WORKER_ENV)
+    const workerA = await env.deployment.startWorker(WORKER_ENV)
     const id = await createVideo({ render: false })
     const workerB = await killAndReplace({
       videoId: id,
