@@ -4,6 +4,7 @@ import { fork } from "node:child_process"
 import { fileURLToPath } from "node:url"
 
 export interface BenchChild<M> {
+  readonly pid: number
   /** The child's first message; rejects, with the end of its stderr, if it exits before sending one. */
   readonly message: Promise<M>
   readonly stop: () => Promise<void>
@@ -33,7 +34,7 @@ export const forkBenchChild = <M>(
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM")
     await exited
   }
-  return { message, stop }
+  return { pid: child.pid ?? 0, message, stop }
 }
 
 /** In the child: the one message for the parent. */

@@ -24,8 +24,11 @@ const FORM_OVERHEAD_BYTES = 1024 * 1024
 const PART_HEADER_ALLOWANCE_BYTES = 64 * 1024
 const JSON_LIMIT_BYTES = 1024 * 1024
 
-/** Refuses a body whose declared length is over the limit before reading any of it. */
-const limitDeclaredSize = (app: HttpApp.Default): HttpApp.Default =>
+/**
+ * Refuses a body whose declared length is over the limit before reading any of it, and caps a form's
+ * file while it streams (the cap is set only for forms: setting it costs every request).
+ */
+const limitBodySize = (app: HttpApp.Default): HttpApp.Default =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const declared = Number(request.headers["content-length"] ?? "0")
@@ -38,11 +41,23 @@ const limitDeclaredSize = (app: HttpApp.Default): HttpApp.Default =>
         { status: 413, headers: { connection: "close" } }
       )
     }
-    return yield* app
+    return yield* isForm
+      ? Multipart.withLimits(app, { maxFileSize: Option.some(MAX_SOURCE_BYTES + PART_HEADER_ALLOWANCE_BYTES) })
+      : app
   })
 
+/**
+ * Successful reads are left out of the request log: they are what clients poll, and at one line each they
+ * would bury the writes and failures worth reading, at a large share of a read's cost.
+ */
+const quietReads = (app: HttpApp.Default): HttpApp.Default =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    request.method === "GET" || request.method === "HEAD"
+      ? Effect.tap(app, (response) => response.status < 400 ? HttpMiddleware.withLoggerDisabled(Effect.void) : Effect.void)
+      : app)
+
 const serverMiddleware = (app: HttpApp.Default) =>
-  HttpMiddleware.logger(limitDeclaredSize(Multipart.withLimits(app, { maxFileSize: Option.some(MAX_SOURCE_BYTES + PART_HEADER_ALLOWANCE_BYTES) })))
+  HttpMiddleware.logger(quietReads(limitBodySize(app)))
 
 const READY_TIMEOUT = Duration.seconds(3)
 

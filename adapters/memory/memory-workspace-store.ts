@@ -25,6 +25,14 @@ export const MemoryWorkspaceStoreLive = Layer.effect(
         db.read((t) => Option.fromNullable([...t.tokens.values()].find((token) => token.hash === hash))).pipe(
           Effect.withSpan("MemoryWorkspaceStore.findTokenByHash")
         ),
+      findTokenWithWorkspace: (hash) =>
+        db.read((t) =>
+          Option.gen(function*() {
+            const token = yield* Option.fromNullable([...t.tokens.values()].find((token) => token.hash === hash))
+            const workspace = yield* Option.fromNullable(t.workspaces.get(token.workspaceId))
+            return { token, workspace }
+          })
+        ).pipe(Effect.withSpan("MemoryWorkspaceStore.findTokenWithWorkspace")),
       getToken: (id) =>
         db.read((t) => Option.fromNullable(t.tokens.get(id))).pipe(Effect.withSpan("MemoryWorkspaceStore.getToken")),
       // The first revocation time stands.

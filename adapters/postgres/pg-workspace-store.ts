@@ -2,7 +2,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import type { Plan } from "../../domain/plans.ts"
-import { type ApiToken, type Workspace, WorkspaceStore } from "../../domain/ports/workspace-store.ts"
+import { type ApiToken, type TokenWithWorkspace, type Workspace, WorkspaceStore } from "../../domain/ports/workspace-store.ts"
 import { isoText, isoTextOrNull } from "./pg-values.ts"
 
 interface WorkspaceRow {
@@ -45,6 +45,31 @@ const toToken = (row: TokenRow): ApiToken => ({
   revokedAt: isoTextOrNull(row.revoked_at)
 })
 
+/** A token row joined to its workspace's columns, which take a `workspace_` prefix. */
+interface TokenWithWorkspaceRow extends TokenRow {
+  readonly workspace_name: string
+  readonly workspace_owner_email: string
+  readonly workspace_plan: Plan
+  readonly workspace_byok: boolean
+  readonly workspace_last_template_id: number | null
+  readonly workspace_webhook_secret: string | null
+  readonly workspace_created_at: Date
+}
+
+const toTokenWithWorkspace = (row: TokenWithWorkspaceRow): TokenWithWorkspace => ({
+  token: toToken(row),
+  workspace: toWorkspace({
+    id: row.workspace_id,
+    name: row.workspace_name,
+    owner_email: row.workspace_owner_email,
+    plan: row.workspace_plan,
+    byok: row.workspace_byok,
+    last_template_id: row.workspace_last_template_id,
+    webhook_secret: row.workspace_webhook_secret,
+    created_at: row.workspace_created_at
+  })
+})
+
 export const PgWorkspaceStoreLive = Layer.effect(
   WorkspaceStore,
   Effect.map(SqlClient.SqlClient, (sql) => {
@@ -77,6 +102,15 @@ export const PgWorkspaceStoreLive = Layer.effect(
           Effect.map(oneToken),
           Effect.orDie,
           Effect.withSpan("PgWorkspaceStore.findTokenByHash")
+        ),
+      findTokenWithWorkspace: (hash) =>
+        sql<TokenWithWorkspaceRow>`SELECT t.*, w.name AS workspace_name, w.owner_email AS workspace_owner_email,
+            w.plan AS workspace_plan, w.byok AS workspace_byok, w.last_template_id AS workspace_last_template_id,
+            w.webhook_secret AS workspace_webhook_secret, w.created_at AS workspace_created_at
+          FROM api_tokens t JOIN workspaces w ON w.id = t.workspace_id WHERE t.hash = ${hash}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toTokenWithWorkspace)),
+          Effect.orDie,
+          Effect.withSpan("PgWorkspaceStore.findTokenWithWorkspace")
         ),
       getToken: (id) =>
         sql<TokenRow>`SELECT * FROM api_tokens WHERE id = ${id}`.pipe(

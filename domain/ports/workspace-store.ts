@@ -24,12 +24,19 @@ export interface ApiToken {
   readonly revokedAt: string | null
 }
 
+/** A token with its workspace, read together: authentication is one round trip to the store. */
+export interface TokenWithWorkspace {
+  readonly token: ApiToken
+  readonly workspace: Workspace
+}
+
 export interface WorkspaceStoreShape {
   readonly insert: (workspace: Workspace) => Effect.Effect<void>
   readonly get: (id: string) => Effect.Effect<Option.Option<Workspace>>
   readonly update: (workspace: Workspace) => Effect.Effect<void>
   readonly insertToken: (token: ApiToken) => Effect.Effect<void>
   readonly findTokenByHash: (hash: string) => Effect.Effect<Option.Option<ApiToken>>
+  readonly findTokenWithWorkspace: (hash: string) => Effect.Effect<Option.Option<TokenWithWorkspace>>
   readonly getToken: (id: string) => Effect.Effect<Option.Option<ApiToken>>
   readonly revokeToken: (id: string, at: string) => Effect.Effect<void>
 }

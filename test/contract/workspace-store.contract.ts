@@ -65,4 +65,18 @@ export const workspaceStoreContract = (name: string, stores: Layer.Layer<Workspa
         expect(Option.getOrThrow(yield* store.findTokenByHash(token.hash)).revokedAt).toBe("2025-02-03T04:05:06.789Z")
         expect(Option.getOrThrow(yield* store.getToken(other.id)).revokedAt).toBeNull()
       }))
+
+    it.effect("finds a token together with its workspace", () =>
+      Effect.gen(function*() {
+        const store = yield* WorkspaceStore
+        const workspace = aWorkspace()
+        yield* store.insert(workspace)
+        const token = aToken(workspace.id)
+        yield* store.insertToken(token)
+
+        expect(Option.getOrThrow(yield* store.findTokenWithWorkspace(token.hash))).toEqual({ token, workspace })
+        expect(Option.isNone(yield* store.findTokenWithWorkspace("0".repeat(64)))).toBe(true)
+        yield* store.revokeToken(token.id, "2025-02-03T04:05:06.789Z")
+        expect(Option.getOrThrow(yield* store.findTokenWithWorkspace(token.hash)).token.revokedAt).toBe("2025-02-03T04:05:06.789Z")
+      }))
   })

@@ -12,8 +12,7 @@ export const authenticate = (token: string | undefined) =>
   Effect.gen(function*() {
     if (token === undefined || token.length === 0) return yield* refuse
     const store = yield* WorkspaceStore
-    const found = yield* store.findTokenByHash(sha256Hex(token))
-    if (Option.isNone(found) || found.value.revokedAt !== null) return yield* refuse
-    const workspace = yield* store.get(found.value.workspaceId)
-    return yield* Option.match(workspace, { onNone: () => refuse, onSome: Effect.succeed })
+    const found = yield* store.findTokenWithWorkspace(sha256Hex(token))
+    if (Option.isNone(found) || found.value.token.revokedAt !== null) return yield* refuse
+    return found.value.workspace
   }).pipe(Effect.withSpan("authenticate"))
