@@ -12,6 +12,9 @@ export const BYOK_RENDER_CENTS_PER_MINUTE = 10
 /** Timing captions (transcription) costs this many credits per started minute of source. */
 export const CAPTION_CREDITS_PER_MINUTE = 2
 
+/** Speech (text to speech, and the narration of generated videos) per started minute of audio. */
+export const SPEECH_CREDITS_PER_MINUTE = 3
+
 const startedSeconds = (seconds: number): number => Math.max(1, Math.ceil(seconds - 1e-9))
 
 const perMinute = (seconds: number, ratePerMinute: number): number =>
@@ -25,3 +28,8 @@ export const byokRenderCents = (durationSeconds: number): number =>
 
 export const captionCredits = (sourceSeconds: number): number =>
   Math.ceil(startedSeconds(sourceSeconds) / 60) * CAPTION_CREDITS_PER_MINUTE
+
+export const speechCredits = (audioSeconds: number): number => perMinute(audioSeconds, SPEECH_CREDITS_PER_MINUTE)
+
+/** A script is read at about 2.5 words a second: what a speech will cost, before it is spoken. */
+export const estimatedSpeechSeconds = (words: number): number => words / 2.5

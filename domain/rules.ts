@@ -5,6 +5,7 @@ import { Schema } from "effect"
 export const MAX_WEBHOOK_URL_LENGTH = 1024
 export const MAX_SOURCE_BYTES = 500 * 1000 * 1000
 export const MAX_SOURCE_SECONDS = 2 * 60 * 60
+export const MAX_SCRIPT_CHARACTERS = 5000
 
 const isHttpsUrl = (s: string): boolean => {
   try {
@@ -103,3 +104,9 @@ export const checkSource = (facts: {
 
 // Rounded up to 0.1 MB, so a size just over the limit never reads as exactly 500.0 MB.
 const formatMB = (bytes: number): string => `${(Math.ceil(bytes / 100_000) / 10).toFixed(1)} MB`
+
+/** What a narrated video or a speech says. */
+export const Script = Schema.String.pipe(
+  Schema.filter((s) => s.trim().length > 0, { message: () => "script must contain words to speak" }),
+  Schema.maxLength(MAX_SCRIPT_CHARACTERS, { message: () => `script must be at most ${MAX_SCRIPT_CHARACTERS} characters` })
+).annotations({ identifier: "Script", description: `The text to speak, at most ${MAX_SCRIPT_CHARACTERS} characters.` })

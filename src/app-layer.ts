@@ -10,6 +10,7 @@ import { PgStoresLive } from "../adapters/postgres/pg-layer.ts"
 import { FsBlobStoreLive } from "../adapters/storage/fs-blob-store.ts"
 import { S3BlobStoreLive } from "../adapters/storage/s3-blob-store.ts"
 import { S3ConfigFromEnv } from "../adapters/storage/s3-config.ts"
+import { SpeechEnginesLive } from "../adapters/speech/speech-engines-layer.ts"
 import { HttpsWebhookTransportLive } from "../adapters/webhooks/https-transport.ts"
 import { ServiceConfig, type ServiceConfigShape } from "./kernel/service-config.ts"
 
@@ -24,6 +25,7 @@ const toolsLayer = (settings: AppSettings) =>
   Layer.mergeAll(
     FfmpegEngineLive,
     TranscriberFromConfig,
+    SpeechEnginesLive,
     SourceFetcherLive.pipe(Layer.provide(OutboundClientLive)),
     HttpsWebhookTransportLive.pipe(Layer.provide(OutboundClientLive)),
     ServiceConfig.layer({ baseUrl: settings.baseUrl, workDir: settings.workDir }),

@@ -7,6 +7,8 @@ import { listCaptionTemplates } from "./ops/caption-templates/list-caption-templ
 import { updateCaptionTemplate } from "./ops/caption-templates/update-caption-template.ts"
 import { createCaptionVideo } from "./ops/caption-video/create-caption-video.ts"
 import { renderVideoOperation } from "./ops/render/render-video.ts"
+import { listVoices } from "./ops/speech/list-voices.ts"
+import { textToSpeech } from "./ops/speech/text-to-speech.ts"
 import { getVideoCaptions } from "./ops/videos/get-video-captions.ts"
 import { getVideo } from "./ops/videos/get-video.ts"
 import { listVideos } from "./ops/videos/list-videos.ts"
@@ -21,6 +23,8 @@ export const catalogue = [
   listVideos,
   getVideoCaptions,
   renderVideoOperation,
+  listVoices,
+  textToSpeech,
   listCaptionTemplates,
   createCaptionTemplate,
   updateCaptionTemplate,

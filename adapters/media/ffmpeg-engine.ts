@@ -177,6 +177,12 @@ export const FfmpegEngineLive = Layer.effect(
         })
       }).pipe(Effect.withSpan("FfmpegEngine.extractAudio", { attributes: { input } }))
 
+    const encodeMp3 = (inputWav: string, outputMp3: string) =>
+      Effect.gen(function* () {
+        const result = yield* run(ffmpeg, [...QUIET, "-i", inputWav, "-c:a", "libmp3lame", "-q:a", "4", "-f", "mp3", outputMp3])
+        if (result.code !== 0) return yield* new WorkFailed({ message: `Encoding the speech as MP3 failed: ${lastError(result.stderr, inputWav)}` })
+      }).pipe(Effect.withSpan("FfmpegEngine.encodeMp3", { attributes: { inputWav } }))
+
     const burnCaptions = (request: BurnRequest) =>
       Effect.gen(function* () {
         const { durationSeconds } = yield* probe(request.input)
@@ -235,6 +241,6 @@ export const FfmpegEngineLive = Layer.effect(
         if (written === 0) return yield* new WorkFailed({ message: `The video has no frame at ${at.toFixed(2)} s for a thumbnail.` })
       }).pipe(Effect.withSpan("FfmpegEngine.thumbnail", { attributes: { input, atSeconds } }))
 
-    return MediaEngine.of({ probe, extractAudio, burnCaptions, thumbnail })
+    return MediaEngine.of({ probe, extractAudio, encodeMp3, burnCaptions, thumbnail })
   })
 )

@@ -34,6 +34,8 @@ export interface MediaEngineShape {
   readonly extractAudio: (input: string, outputWav: string) => Effect.Effect<void, WorkFailed>
   /** Burns the captions into the picture (or onto green) in one H.264/AAC encode with +faststart. */
   readonly burnCaptions: (request: BurnRequest) => Effect.Effect<void, WorkFailed>
+  /** MP3 (VBR around 130 kb/s) for speech handed to clients. */
+  readonly encodeMp3: (inputWav: string, outputMp3: string) => Effect.Effect<void, WorkFailed>
   readonly thumbnail: (input: string, outputJpg: string, atSeconds: number) => Effect.Effect<void, WorkFailed>
 }
 export class MediaEngine extends Context.Tag("MediaEngine")<MediaEngine, MediaEngineShape>() {}

@@ -7,18 +7,27 @@ import { newId, randomToken } from "../../kernel/secrets.ts"
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
-/** Moves a local file into the BlobStore and records it with an unguessable link token. */
-export const storeFile = (
+export interface LocalFile {
+  readonly path: string
+  readonly name: string
+  readonly contentType: string
+}
+
+/**
+ * Moves a local file into the BlobStore and returns its record, not yet inserted: an unguessable
+ * link token, a safe name, and the plan's retention.
+ */
+export const putFile = (
   workspace: Pick<Workspace, "id" | "plan">,
-  file: { readonly path: string; readonly name: string; readonly contentType: string }
-): Effect.Effect<StoredFile, never, BlobStore | FileStore> =>
+  file: LocalFile
+): Effect.Effect<StoredFile, never, BlobStore> =>
   Effect.gen(function*() {
-    const now = yield* Clock.currentTimeMillis
     const id = newId()
     const blobKey = `${workspace.id}/${id}`
     const { bytes } = yield* (yield* BlobStore).putFile(blobKey, file.path)
+    const now = yield* Clock.currentTimeMillis
     const retention = PLAN_RULES[workspace.plan].fileRetentionDays
-    const stored: StoredFile = {
+    return {
       id,
       workspaceId: workspace.id,
       blobKey,
@@ -30,6 +39,15 @@ export const storeFile = (
       expiresAt: retention === null ? null : now + retention * DAY_MS,
       deletedAt: null
     }
+  }).pipe(Effect.withSpan("putFile"))
+
+/** Moves a local file into the BlobStore and records it. */
+export const storeFile = (
+  workspace: Pick<Workspace, "id" | "plan">,
+  file: LocalFile
+): Effect.Effect<StoredFile, never, BlobStore | FileStore> =>
+  Effect.gen(function*() {
+    const stored = yield* putFile(workspace, file)
     yield* (yield* FileStore).insert(stored)
     return stored
   }).pipe(Effect.withSpan("storeFile"))

@@ -1,0 +1,41 @@
+// Reads what the speech adapters need from a RIFF WAV header: the PCM layout and the duration.
+import { open } from "node:fs/promises"
+
+export interface WavInfo {
+  readonly sampleRate: number
+  readonly channels: number
+  readonly bitsPerSample: number
+  readonly durationSeconds: number
+}
+
+const HEADER_BYTES = 4096
+
+/** Walks the chunks of the header; a file that is not PCM WAV is an error naming the path. */
+export const readWavInfo = async (path: string): Promise<WavInfo> => {
+  const file = await open(path, "r")
+  try {
+    const { size } = await file.stat()
+    const head = Buffer.alloc(Math.min(HEADER_BYTES, size))
+    await file.read(head, 0, head.length, 0)
+    if (head.toString("ascii", 0, 4) !== "RIFF" || head.toString("ascii", 8, 12) !== "WAVE") {
+      throw new Error(`${path} is not a WAV file`)
+    }
+    let format: Omit<WavInfo, "durationSeconds"> | undefined
+    for (let at = 12; at + 8 <= head.length;) {
+      const id = head.toString("ascii", at, at + 4)
+      const length = head.readUInt32LE(at + 4)
+      if (id === "fmt ") {
+        format = { channels: head.readUInt16LE(at + 10), sampleRate: head.readUInt32LE(at + 12), bitsPerSample: head.readUInt16LE(at + 22) }
+      } else if (id === "data" && format !== undefined) {
+        // Streaming writers leave the data length at 0 or 0xFFFFFFFF: the rest of the file is the data.
+        const dataBytes = length === 0 || at + 8 + length > size ? size - at - 8 : length
+        const bytesPerSecond = format.sampleRate * format.channels * (format.bitsPerSample / 8)
+        return { ...format, durationSeconds: dataBytes / bytesPerSecond }
+      }
+      at += 8 + length + (length % 2)
+    }
+    throw new Error(`${path} has no PCM data chunk`)
+  } finally {
+    await file.close()
+  }
+}

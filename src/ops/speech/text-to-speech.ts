@@ -1,0 +1,99 @@
+// Text to speech, answered synchronously: the script is spoken, encoded as MP3, stored as a file of the
+// workspace and charged in one transaction with the file's record. Nothing runs in the background, so
+// no webhook event is sent; `webhookUrl` is accepted (and validated) like on every create.
+import { Effect, Schema } from "effect"
+import { TimedWord } from "../../../domain/captions.ts"
+import { InsufficientCredits } from "../../../domain/errors.ts"
+import { BlobStore } from "../../../domain/ports/blob-store.ts"
+import { FileStore } from "../../../domain/ports/file-store.ts"
+import { Ledger } from "../../../domain/ports/ledger.ts"
+import { MediaEngine } from "../../../domain/ports/media-engine.ts"
+import { Transactor } from "../../../domain/ports/transactor.ts"
+import { estimatedSpeechSeconds, speechCredits } from "../../../domain/pricing.ts"
+import { Script, WebhookUrl } from "../../../domain/rules.ts"
+import { scriptWords } from "../../../domain/spoken-words.ts"
+import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
+import { fileUrl } from "../../kernel/links.ts"
+import { operation } from "../../kernel/operation.ts"
+import { ServiceConfig } from "../../kernel/service-config.ts"
+import { newId } from "../../kernel/secrets.ts"
+import { withScratchDir } from "../media/scratch.ts"
+import { putFile } from "../media/store-file.ts"
+import { chooseVoice } from "./voices.ts"
+
+export const SpeechObject = Schema.Struct({
+  id: Schema.String.annotations({ description: "The stored file's id." }),
+  url: Schema.String.annotations({ description: "URL of the MP3 (no token needed; unguessable)." }),
+  contentType: Schema.Literal("audio/mpeg").annotations({ description: "Always MP3." }),
+  duration: Schema.Number.annotations({ description: "Length of the audio in seconds." }),
+  size: Schema.Int.annotations({ description: "Size of the MP3 in bytes." }),
+  voiceId: Schema.String.annotations({ description: "The voice that spoke." }),
+  credits: Schema.Int.annotations({ description: "Credits charged: 3 per started minute of audio." }),
+  words: Schema.Array(TimedWord).annotations({ description: "Every word of the script with its time in the audio." })
+}).annotations({ identifier: "Speech", description: "A script read aloud." })
+
+const refuseShort = (required: number) =>
+  Effect.gen(function*() {
+    const workspace = yield* CurrentWorkspace
+    const balance = yield* (yield* Ledger).balance(workspace.id)
+    if (balance < required) return yield* new InsufficientCredits({ required, balance })
+  })
+
+export const textToSpeech = operation({
+  name: "textToSpeech",
+  summary: "Text to speech",
+  description:
+    "Reads a script aloud and answers with the stored MP3 at once (synchronous: no webhook event is sent, so `webhookUrl` is only validated), " +
+    "with every word's time in the audio. Costs 3 credits per started minute of audio.",
+  path: Schema.Struct({}),
+  payload: Schema.Struct({
+    script: Script,
+    voiceId: Schema.optional(Schema.String.annotations({ description: "A voice from GET /v1/voices; default the first one." })),
+    webhookUrl: Schema.optional(WebhookUrl)
+  }),
+  output: SpeechObject,
+  errors: ["InvalidInput", "InsufficientCredits"],
+  http: { method: "POST", path: "/v1/text-to-speech" },
+  access: "workspace",
+  tool: "text_to_speech",
+  cli: "speak",
+  idempotent: true,
+  handle: ({ script, voiceId }) =>
+    Effect.gen(function*() {
+      const workspace = yield* CurrentWorkspace
+      const { voice, engine } = yield* chooseVoice(voiceId)
+      // Speaking takes seconds: refuse a workspace that cannot pay before spending them.
+      yield* refuseShort(speechCredits(estimatedSpeechSeconds(scriptWords(script).length)))
+      const { baseUrl } = yield* ServiceConfig
+      return yield* withScratchDir("speech", (dir) =>
+        Effect.gen(function*() {
+          const spoken = yield* Effect.orDie(engine.speak({ text: script, voiceId: voice.id, outputWav: `${dir}/speech.wav` }))
+          yield* Effect.orDie((yield* MediaEngine).encodeMp3(`${dir}/speech.wav`, `${dir}/speech.mp3`))
+          const file = yield* putFile(workspace, { path: `${dir}/speech.mp3`, name: "speech.mp3", contentType: "audio/mpeg" })
+          const credits = speechCredits(spoken.durationSeconds)
+          yield* (yield* Transactor).atomically(Effect.gen(function*() {
+            yield* (yield* Ledger).post({
+              id: newId(),
+              workspaceId: workspace.id,
+              key: `speech:${file.id}`,
+              amount: -credits,
+              reason: "speech",
+              workKey: null,
+              videoId: null,
+              at: file.createdAt
+            })
+            yield* (yield* FileStore).insert(file)
+          })).pipe(Effect.tapError(() => Effect.flatMap(BlobStore, (blobs) => blobs.remove(file.blobKey))))
+          return {
+            id: file.id,
+            url: fileUrl(baseUrl, file),
+            contentType: "audio/mpeg" as const,
+            duration: Math.round(spoken.durationSeconds * 1000) / 1000,
+            size: file.bytes,
+            voiceId: voice.id,
+            credits,
+            words: spoken.words
+          }
+        }))
+    }).pipe(Effect.withSpan("textToSpeech"))
+})
