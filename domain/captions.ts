@@ -30,7 +30,8 @@ export interface LayoutRules {
   readonly pauseSeconds: number
 }
 
-const endsSentence = (w: string): boolean => /[.!?…]["')\]]*$/.test(w)
+/** Whether a written word closes its sentence (closing quotes and brackets may follow the mark). */
+export const endsSentence = (w: string): boolean => /[.!?…]["')\]]*$/.test(w)
 const endsClause = (w: string): boolean => /[,;:]["')\]]*$/.test(w)
 
 const makeLine = (words: ReadonlyArray<TimedWord>): CaptionLine => ({

@@ -1,36 +1,119 @@
-// Word times for captions from what a speech engine reports. Engines time their own tokens ("2024",
-// "Dr"), skip some ("--"), or merge repeats; captions need every written word of the script, in
-// order, with its punctuation. Words the engine did not time get times by interpolation.
+// Word times for captions from what a speech engine reports. Captions need every written word of the
+// script, in order, with its punctuation; engines time their own tokens ("2024", "Dr"), skip some
+// ("--"), merge repeats, or time nothing at all. Words without a time get one by interpolation.
 import type { TimedWord } from "./captions.ts"
 
-/** A written token as the engine timed it, in seconds from the start of the audio. */
+/** A word of a text and where it lies in it (UTF-16 offsets, end exclusive). */
+export interface TextWord {
+  readonly text: string
+  readonly start: number
+  readonly end: number
+}
+
+/** The text's words as captions show them: split on whitespace, punctuation kept on its word. */
+export const textWords = (text: string): ReadonlyArray<TextWord> =>
+  Array.from(text.matchAll(/\S+/g), (match) => ({ text: match[0], start: match.index, end: match.index + match[0].length }))
+
+/** The word at `offset`, or the first word after it when `offset` falls between words. */
+export const wordIndexAt = (words: ReadonlyArray<TextWord>, offset: number): number | undefined => {
+  const index = words.findIndex((word) => offset < word.end)
+  return index < 0 ? undefined : index
+}
+
+/** What an engine told of one word, in seconds; either may be missing. */
+export interface WordMark {
+  readonly start?: number | undefined
+  /** Where the word's sound stops when a pause follows it (the end of a sentence or clause). */
+  readonly speechEnd?: number | undefined
+}
+
+const roundMs = (seconds: number): number => Math.round(seconds * 1000) / 1000
+
+/**
+ * Times every word. A word keeps the start its engine gave when that start is in order and inside
+ * the audio; a run of words without one shares the time from the previous start to the next in
+ * proportion to the words' lengths. A word ends where the next starts, or where its speech ends if
+ * the engine marked a pause after it; the last word ends at its speech end, else at the end of the
+ * audio. Times are non-decreasing and within [0, durationSeconds].
+ */
+export const fillWordTimes = (
+  words: ReadonlyArray<string>,
+  marks: ReadonlyArray<WordMark>,
+  durationSeconds: number
+): ReadonlyArray<TimedWord> => {
+  const duration = Math.max(0, durationSeconds)
+  const known: Array<number | undefined> = []
+  let latest = 0
+  words.forEach((_, i) => {
+    const start = marks[i]?.start
+    const usable = start !== undefined && Number.isFinite(start) && start >= latest && start <= duration
+    known.push(usable ? start : undefined)
+    if (usable) latest = start
+  })
+  const lastSpeechEnd = marks[words.length - 1]?.speechEnd
+  const endOfSpeech = lastSpeechEnd !== undefined && lastSpeechEnd >= latest && lastSpeechEnd <= duration
+    ? lastSpeechEnd
+    : duration
+
+  // Cumulative lengths, so a run's share of time is a difference of two sums.
+  const before = [0]
+  words.forEach((word, i) => before.push(before[i]! + Math.max(1, word.length)))
+
+  const starts = known.slice()
+  let i = 0
+  while (i < words.length) {
+    if (starts[i] !== undefined) {
+      i++
+      continue
+    }
+    let j = i
+    while (j < words.length && known[j] === undefined) j++
+    // The run i..j-1 lies between the start of word i-1 (or 0) and the start of word j (or the end of speech).
+    const from = i === 0 ? 0 : i - 1
+    const fromTime = i === 0 ? 0 : known[i - 1]!
+    const toTime = j === words.length ? endOfSpeech : known[j]!
+    const span = before[j]! - before[from]!
+    for (let k = i; k < j; k++) starts[k] = fromTime + ((toTime - fromTime) * (before[k]! - before[from]!)) / span
+    i = j
+  }
+
+  return words.map((text, k) => {
+    const start = starts[k]!
+    const next = k + 1 < words.length ? starts[k + 1]! : endOfSpeech
+    const speechEnd = marks[k]?.speechEnd
+    const end = speechEnd !== undefined && speechEnd >= start && speechEnd < next ? speechEnd : next
+    return { text, start: Math.min(roundMs(start), duration), end: Math.min(roundMs(Math.max(start, end)), duration) }
+  })
+}
+
+export const scriptWords = (text: string): ReadonlyArray<string> => textWords(text).map((w) => w.text)
+
+/** A written token as an engine timed it, in seconds from the start of the audio. */
 export interface SpokenToken {
   readonly text: string
   readonly start: number
   readonly end: number
 }
 
-/** The script's words as captions show them: split on whitespace, punctuation kept. */
-export const scriptWords = (text: string): ReadonlyArray<string> => text.split(/\s+/).filter((w) => w.length > 0)
-
 const letters = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "")
 
 /**
- * Pairs each script word with the engine tokens that spell it (one, or several when the engine split
- * it), walking both in order; an unmatched token is skipped, an unmatched word is left untimed.
+ * For engines that report tokens without their place in the text: pairs each script word with the
+ * tokens that spell it (one, or several when the engine split it), walking both in order; an
+ * unmatched token is skipped, an unmatched word gets no mark.
  */
-const matchTokens = (words: ReadonlyArray<string>, tokens: ReadonlyArray<SpokenToken>) => {
-  const timed: Array<{ start: number; end: number } | undefined> = []
+const marksFromTokens = (words: ReadonlyArray<string>, tokens: ReadonlyArray<SpokenToken>): ReadonlyArray<WordMark> => {
+  const marks: Array<WordMark> = []
   let next = 0
   for (const word of words) {
     const target = letters(word)
-    let found: { start: number; end: number } | undefined
+    let found: WordMark | undefined
     for (let t = next; target.length > 0 && t < tokens.length && found === undefined; t++) {
       let spelled = ""
       for (let u = t; u < tokens.length && target.startsWith(spelled + letters(tokens[u]!.text)); u++) {
         spelled += letters(tokens[u]!.text)
         if (spelled === target) {
-          found = { start: tokens[t]!.start, end: tokens[u]!.end }
+          found = { start: tokens[t]!.start, speechEnd: tokens[u]!.end }
           next = u + 1
           break
         }
@@ -38,53 +121,10 @@ const matchTokens = (words: ReadonlyArray<string>, tokens: ReadonlyArray<SpokenT
       // Look ahead a little only: a far match would more likely be a later repeat of the word.
       if (t - next >= 2) break
     }
-    timed.push(found)
+    marks.push(found ?? {})
   }
-  return timed
+  return marks
 }
-
-/**
- * Fills the untimed words between timed neighbours in proportion to their length (a long word takes
- * longer to say), then makes the times non-decreasing and inside the audio.
- */
-export const fillWordTimes = (
-  words: ReadonlyArray<string>,
-  timed: ReadonlyArray<{ readonly start: number; readonly end: number } | undefined>,
-  durationSeconds: number
-): ReadonlyArray<TimedWord> => {
-  const result: Array<TimedWord> = []
-  let i = 0
-  while (i < words.length) {
-    const known = timed[i]
-    if (known !== undefined) {
-      result.push({ text: words[i]!, start: known.start, end: known.end })
-      i++
-      continue
-    }
-    let j = i
-    while (j < words.length && timed[j] === undefined) j++
-    const from = result.at(-1)?.end ?? 0
-    const to = timed[j]?.start ?? durationSeconds
-    const weights = words.slice(i, j).map((w) => Math.max(1, letters(w).length))
-    const total = weights.reduce((a, b) => a + b, 0)
-    let at = from
-    for (let k = i; k < j; k++) {
-      const span = ((Math.max(to, from) - from) * weights[k - i]!) / total
-      result.push({ text: words[k]!, start: at, end: at + span })
-      at += span
-    }
-    i = j
-  }
-  let floor = 0
-  return result.map((w) => {
-    const start = Math.min(Math.max(w.start, floor), durationSeconds)
-    const end = Math.min(Math.max(w.end, start), durationSeconds)
-    floor = start
-    return { text: w.text, start: round(start), end: round(end) }
-  })
-}
-
-const round = (seconds: number): number => Math.round(seconds * 1000) / 1000
 
 /** Every word of the script with a time, from the tokens the engine timed. */
 export const alignSpokenWords = (
@@ -93,5 +133,5 @@ export const alignSpokenWords = (
   durationSeconds: number
 ): ReadonlyArray<TimedWord> => {
   const words = scriptWords(text)
-  return fillWordTimes(words, matchTokens(words, tokens), durationSeconds)
+  return fillWordTimes(words, marksFromTokens(words, tokens), durationSeconds)
 }

@@ -1,10 +1,10 @@
 // MediaEngine on the ffmpeg/ffprobe command-line tools (Debian's build: libx264, aac, libass).
-import { spawn } from "node:child_process"
 import { stat, writeFile } from "node:fs/promises"
 import { Clock, Config, Effect, Layer, Schema } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import { type BurnRequest, MediaEngine, type ProbeResult } from "../../domain/ports/media-engine.ts"
 import { assSubtitles } from "./ass-subtitles.ts"
+import { AAC_ARGS, filterValue, lastError, progressLines, QUIET, spawnTool } from "./ffmpeg-process.ts"
 
 export const DEFAULT_X264_PRESET = "veryfast"
 
@@ -12,62 +12,6 @@ export const DEFAULT_X264_PRESET = "veryfast"
 export const x264Args = (preset: string = DEFAULT_X264_PRESET): Array<string> => [
   "-c:v", "libx264", "-preset", preset, "-crf", "23", "-pix_fmt", "yuv420p"
 ]
-
-const AAC_ARGS = ["-c:a", "aac", "-b:a", "128k"]
-const QUIET = ["-nostdin", "-y", "-hide_banner", "-v", "error"]
-const STDERR_TAIL_CHARS = 16_000
-
-interface ToolResult {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-/**
- * Runs a tool to its exit. Interrupting the fiber kills the process, so a cancelled job stops its
- * encode. stdout goes to `onLine` line by line when given, otherwise it is collected.
- */
-const spawnTool = (binary: string, args: ReadonlyArray<string>, onLine?: (line: string) => void) =>
-  Effect.async<ToolResult>((resume) => {
-    const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] })
-    let stdout = ""
-    let pending = ""
-    let stderr = ""
-    child.stdout.setEncoding("utf8")
-    child.stderr.setEncoding("utf8")
-    child.stdout.on("data", (chunk: string) => {
-      if (onLine === undefined) {
-        stdout += chunk
-        return
-      }
-      const lines = (pending + chunk).split("\n")
-      pending = lines.pop() ?? ""
-      lines.forEach(onLine)
-    })
-    child.stderr.on("data", (chunk: string) => {
-      stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS)
-    })
-    child.on("error", (error) => resume(Effect.die(new Error(`Could not run ${binary}: ${error.message}`))))
-    child.on("close", (code) => {
-      if (pending !== "" && onLine !== undefined) onLine(pending)
-      resume(Effect.succeed({ code, stdout, stderr }))
-    })
-    return Effect.sync(() => {
-      child.kill("SIGKILL")
-    })
-  })
-
-/** The last lines of stderr that say something (ffmpeg's closing "Conversion failed!" says nothing). */
-const lastError = (stderr: string, path?: string): string => {
-  const lines = stderr
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line !== "" && line !== "Conversion failed!")
-    .slice(-3)
-    .map((line) => (path !== undefined && line.startsWith(`${path}: `) ? line.slice(path.length + 2) : line))
-  const text = lines.join(" / ")
-  return text === "" ? "no error output" : text.slice(0, 600)
-}
 
 const FfprobeStream = Schema.Struct({
   codec_type: Schema.optional(Schema.String),
@@ -108,14 +52,6 @@ const rotation = (stream: FfprobeStream): number =>
 
 /** H.264 in yuv420p needs even dimensions. */
 const even = (n: number): number => Math.max(2, Math.floor(n / 2) * 2)
-
-/**
- * A path as one value of a filter option: quoted for the option parser, then every character the
- * filter-graph parser treats specially is backslash-escaped (the two levels of ffmpeg-filters "Notes on
- * filtergraph escaping").
- */
-const filterPath = (path: string): string =>
-  `'${path.replace(/'/g, "'\\''")}'`.replace(/[\\'[\],;]/g, (c) => `\\${c}`)
 
 export const FfmpegEngineLive = Layer.effect(
   MediaEngine,
@@ -192,17 +128,8 @@ export const FfmpegEngineLive = Layer.effect(
         const picture = [`scale=${even(request.width)}:${even(request.height)}`, "setsar=1", `fps=${request.frameRate}`]
         // Greenscreen keeps the source's timing (and audio) and only paints its picture over.
         if (request.format === "greenscreen") picture.push("drawbox=x=0:y=0:w=iw:h=ih:color=0x00FF00:t=fill")
-        picture.push(`ass=filename=${filterPath(assPath)}`)
-        const onProgress = request.onProgress
-        const onLine = (line: string) => {
-          if (onProgress === undefined) return
-          const [key, value] = line.trim().split("=")
-          if (key === "progress" && value === "end") onProgress(1)
-          else if (key === "out_time_us" && durationSeconds > 0) {
-            const us = Number(value)
-            if (Number.isFinite(us)) onProgress(Math.min(1, Math.max(0, us / 1e6 / durationSeconds)))
-          }
-        }
+        picture.push(`ass=filename=${filterValue(assPath)}`)
+        const onLine = progressLines(durationSeconds, request.onProgress)
         const result = yield* run(
           ffmpeg,
           [

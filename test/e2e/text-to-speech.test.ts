@@ -87,6 +87,18 @@ describe("text to speech", () => {
     expect(await balanceOf(workspaceId)).toBe(100 - spoken.body.credits)
   })
 
+  it("speaks other languages with the embedded eSpeak NG voices", async () => {
+    const { token } = await app.createWorkspace()
+    const voices = (await call(app.baseUrl, "/v1/voices", { token })).body.data as Array<{ id: string; engine: string; language: string }>
+    const spanish = voices.find((v) => v.engine === "espeak-ng" && v.language.startsWith("es"))!
+    const script = "Hola, ¿cómo estás? Hoy vamos al parque."
+    const spoken = await call(app.baseUrl, "/v1/text-to-speech", { token, json: { script, voiceId: spanish.id } })
+    expect(spoken.status).toBe(200)
+    expect(spoken.body.words.map((w: { text: string }) => w.text)).toEqual(scriptWords(script))
+    const facts = await probe(await download(spoken.body.url, "spanish.mp3"))
+    expect(Number(facts.format.duration)).toBeCloseTo(spoken.body.duration, 0)
+  })
+
   it("uses the first voice when none is named", async () => {
     const { token } = await app.createWorkspace()
     const spoken = await call(app.baseUrl, "/v1/text-to-speech", { token, json: { script: "Hello there." } })

@@ -1,0 +1,270 @@
+// TimelineRenderer as one ffmpeg run: every scene, overlay, caption and sound in a single filter graph.
+import { mkdir, writeFile } from "node:fs/promises"
+import { join } from "node:path"
+import { Config, Effect, Layer } from "effect"
+import { WorkFailed } from "../../domain/errors.ts"
+import { type TimelineRenderRequest, TimelineRenderer } from "../../domain/ports/timeline-renderer.ts"
+import type { Motion, Overlay, PlainVisual, Scene, TextOverlay, Timeline } from "../../domain/timeline.ts"
+import { assSubtitles } from "./ass-subtitles.ts"
+import { DEFAULT_X264_PRESET, x264Args } from "./ffmpeg-engine.ts"
+import { AAC_ARGS, QUIET, filterValue, lastError, progressLines, spawnTool } from "./ffmpeg-process.ts"
+
+const GREEN: PlainVisual = { _tag: "Colour", hex: "#00FF00" }
+const FADE_SECONDS = 0.5
+/** How much further a Ken Burns zoom reaches in (1.2 = a fifth closer). */
+const ZOOM_GAIN = 0.2
+const MAX_ZOOM = 1 + ZOOM_GAIN
+/**
+ * zoompan crops on whole pixels of its input: working on a canvas twice the output size halves the
+ * step, which keeps slow movements from jittering.
+ */
+const ZOOM_CANVAS = 2
+const AUDIO_RATE = 48_000
+/** drawtext takes a family here (fontconfig picks the regular face); the border carries the weight. */
+const TEXT_FONT = "DejaVu Sans"
+
+const hex = (colour: string): string => `0x${colour.slice(1)}`
+
+/** A filter graph under construction: inputs, chains, and the files they read. */
+interface Graph {
+  readonly frameRate: number
+  readonly workDir: string
+  readonly inputs: Array<ReadonlyArray<string>>
+  readonly chains: Array<string>
+  readonly files: Array<{ readonly path: string; readonly content: string }>
+  labels: number
+}
+
+const addInput = (graph: Graph, args: ReadonlyArray<string>): number => graph.inputs.push(args) - 1
+const newLabel = (graph: Graph, prefix: string): string => `${prefix}${graph.labels++}`
+/** Appends `filters`, fed by `from` (labels; none for a source filter), and returns the new output label. */
+const addChain = (graph: Graph, from: ReadonlyArray<string>, filters: string, prefix = "c"): string => {
+  const out = newLabel(graph, prefix)
+  graph.chains.push(`${from.map((l) => `[${l}]`).join("")}${filters}[${out}]`)
+  return out
+}
+
+/** zoompan's zoom, x and y over frames 0..frames-1 (`on`), with x and y in input pixels. */
+const kenBurns = (motion: Motion, frames: number): { z: string; x: string; y: string } => {
+  const progress = `on/${Math.max(1, frames - 1)}`
+  const centreX = "(iw-iw/zoom)/2"
+  const centreY = "(ih-ih/zoom)/2"
+  switch (motion) {
+    case "zoom-in":
+      return { z: `1+${ZOOM_GAIN}*${progress}`, x: centreX, y: centreY }
+    case "zoom-out":
+      return { z: `${MAX_ZOOM}-${ZOOM_GAIN}*${progress}`, x: centreX, y: centreY }
+    case "pan-left":
+      return { z: `${MAX_ZOOM}`, x: `(iw-iw/zoom)*${progress}`, y: centreY }
+    case "pan-right":
+      return { z: `${MAX_ZOOM}`, x: `(iw-iw/zoom)*(1-${progress})`, y: centreY }
+    case "none":
+      return { z: "1", x: "0", y: "0" }
+  }
+}
+
+/** Exactly `frames` frames of `visual`, cover-cropped to width x height, at the timeline's rate. */
+const visualFrames = (graph: Graph, visual: PlainVisual, width: number, height: number, frames: number, background: string): string => {
+  const rate = graph.frameRate
+  const cover = (w: number, h: number) => `scale=${w}:${h}:force_original_aspect_ratio=increase,crop=${w}:${h},setsar=1`
+  const exact = `trim=end_frame=${frames},format=yuv420p,settb=1/${rate},setpts=N`
+  switch (visual._tag) {
+    case "Colour":
+      return addChain(graph, [], `color=c=${hex(visual.hex)}:s=${width}x${height}:r=${rate},${exact}`)
+    case "Image": {
+      // A single frame in (no -loop, an animated picture cut to its first): zoompan emits d frames per input frame.
+      const input = addInput(graph, ["-i", visual.path])
+      const [w, h] = [width * ZOOM_CANVAS, height * ZOOM_CANVAS]
+      const picture = addChain(graph, [`${input}:v`], `trim=end_frame=1,${cover(w, h)},format=rgba`)
+      const canvas = addChain(graph, [], `color=c=${hex(background)}:s=${w}x${h}:r=1,trim=end_frame=1`)
+      const { z, x, y } = kenBurns(visual.motion, frames)
+      return addChain(
+        graph,
+        [canvas, picture],
+        `overlay=format=auto,zoompan=z='${z}':x='${x}':y='${y}':d=${frames}:s=${width}x${height}:fps=${rate},setsar=1,${exact}`
+      )
+    }
+    case "Video": {
+      const seek = visual.startSeconds > 0 ? ["-ss", visual.startSeconds.toFixed(3)] : []
+      const input = addInput(graph, [...(visual.loop ? ["-stream_loop", "-1"] : []), ...seek, "-i", visual.path])
+      // A clip that ends early holds its last frame.
+      const hold = visual.loop ? "" : `,tpad=stop_mode=clone:stop_duration=${(frames / rate).toFixed(3)}`
+      return addChain(graph, [`${input}:v:0`], `setpts=PTS-STARTPTS,fps=${rate},${cover(width, height)}${hold},${exact}`)
+    }
+  }
+}
+
+const textY = (position: TextOverlay["position"]): string => {
+  switch (position) {
+    case "top":
+      return "h*0.1"
+    case "middle":
+      return "(h-text_h)/2"
+    case "lower-third":
+      return "h*0.75-text_h"
+    case "bottom":
+      return "h*0.92-text_h"
+  }
+}
+
+const even = (n: number): number => Math.max(2, Math.round(n / 2) * 2)
+
+const addOverlay = (graph: Graph, under: string, overlay: Overlay, width: number, height: number): string => {
+  switch (overlay._tag) {
+    case "Text": {
+      // Through a file, so the text needs no escaping and % sequences stay literal (expansion=none).
+      const path = join(graph.workDir, `text-${graph.files.length}.txt`)
+      graph.files.push({ path, content: overlay.text.trim() })
+      const size = Math.max(1, Math.round(overlay.fontSizeRatio * height))
+      return addChain(
+        graph,
+        [under],
+        `drawtext=font=${filterValue(TEXT_FONT)}:textfile=${filterValue(path)}:expansion=none:fontsize=${size}` +
+          `:fontcolor=${hex(overlay.color)}:borderw=${Math.max(1, Math.round(size * 0.1))}:bordercolor=black` +
+          `:x=(w-text_w)/2:y=${textY(overlay.position)}`
+      )
+    }
+    case "Image": {
+      const input = addInput(graph, ["-i", overlay.path])
+      const picture = addChain(graph, [`${input}:v`], `scale=${even(overlay.width * width)}:-2,format=rgba`)
+      // One frame: overlay repeats it to the end of the scene.
+      return addChain(graph, [under, picture], `overlay=x=${Math.round(overlay.x * width)}:y=${Math.round(overlay.y * height)}:format=auto`)
+    }
+  }
+}
+
+const sceneFrames = (graph: Graph, timeline: Timeline, scene: Scene, frames: number): string => {
+  const { width, height, background } = timeline
+  const visual = timeline.format === "greenscreen" ? GREEN : scene.visual
+  let picture: string
+  if (visual._tag === "Split") {
+    const top = Math.round(height / 4) * 2
+    const upper = visualFrames(graph, visual.top, width, top, frames, background)
+    const lower = visualFrames(graph, visual.bottom, width, height - top, frames, background)
+    picture = addChain(graph, [upper, lower], "vstack=inputs=2")
+  } else {
+    picture = visualFrames(graph, visual, width, height, frames, background)
+  }
+  return scene.overlays.reduce((under, overlay) => addOverlay(graph, under, overlay, width, height), picture)
+}
+
+/** Frames of the fade into scene `i` (0 for a cut): at most half the scene. */
+const fadeFrames = (scenes: ReadonlyArray<Scene>, boundaries: ReadonlyArray<number>, i: number, rate: number): number => {
+  if (i === 0 || scenes[i]?.transition !== "fade") return 0
+  return Math.min(Math.round(FADE_SECONDS * rate), Math.floor((boundaries[i + 1]! - boundaries[i]!) / 2))
+}
+
+/**
+ * Scenes start on whole frames (their start times rounded), so the video has exactly the frames of
+ * the timeline's duration. A fade plays over the start of the incoming scene: the outgoing one runs
+ * on for the fade's length, and the total length does not change.
+ */
+const videoGraph = (graph: Graph, timeline: Timeline): { label: string; frames: number } => {
+  const rate = timeline.frameRate
+  const boundaries = [0]
+  let elapsed = 0
+  for (const scene of timeline.scenes) {
+    elapsed += scene.durationSeconds
+    boundaries.push(Math.round(elapsed * rate))
+  }
+  const fades = timeline.scenes.map((_, i) => fadeFrames(timeline.scenes, boundaries, i, rate))
+  let joined = ""
+  timeline.scenes.forEach((scene, i) => {
+    const frames = boundaries[i + 1]! - boundaries[i]! + (fades[i + 1] ?? 0)
+    const label = sceneFrames(graph, timeline, scene, frames)
+    const fade = fades[i]!
+    if (i === 0) joined = label
+    else if (fade > 0) {
+      joined = addChain(
+        graph,
+        [joined, label],
+        `xfade=transition=fade:duration=${(fade / rate).toFixed(6)}:offset=${(boundaries[i]! / rate).toFixed(6)}`
+      )
+    } else {
+      // concat counts time in microseconds; xfade wants the time base of its other input, 1/rate.
+      joined = addChain(graph, [joined, label], `concat=n=2:v=1:a=0,settb=1/${rate},setpts=N`)
+    }
+  })
+  return { label: joined, frames: boundaries[boundaries.length - 1]! }
+}
+
+/** Narration, music under it (looped), or silence; exactly `samples` long. */
+const audioGraph = (graph: Graph, timeline: Timeline, samples: number): string => {
+  // Timestamps by sample count: a looped input jumps by its priming delay at every restart.
+  const shape = `asetpts=N/SR/TB,aresample=${AUDIO_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo`
+  const cut = `atrim=end_sample=${samples}`
+  const sounds: Array<string> = []
+  if (timeline.narration !== null) {
+    const input = addInput(graph, ["-i", timeline.narration.path])
+    sounds.push(addChain(graph, [`${input}:a:0`], `${shape},apad,${cut}`))
+  }
+  if (timeline.music !== null) {
+    const input = addInput(graph, ["-stream_loop", "-1", "-i", timeline.music.path])
+    sounds.push(addChain(graph, [`${input}:a:0`], `${shape},volume=${timeline.music.volume},${cut}`))
+  }
+  if (sounds.length === 0) return addChain(graph, [], `anullsrc=r=${AUDIO_RATE}:cl=stereo,${cut}`)
+  if (sounds.length === 1) return sounds[0]!
+  // normalize=0: the narration keeps its level; the music's volume is what sits under it.
+  return addChain(graph, sounds, "amix=inputs=2:duration=first:normalize=0")
+}
+
+/** The whole render as ffmpeg arguments plus the files its graph reads. */
+const renderCommand = (timeline: Timeline, workDir: string, output: string, preset: string) => {
+  const graph: Graph = { frameRate: timeline.frameRate, workDir, inputs: [], chains: [], files: [], labels: 0 }
+  const video = videoGraph(graph, timeline)
+  const finish: Array<string> = []
+  if (timeline.captions !== null) {
+    const path = join(workDir, "captions.ass")
+    const { width, height, format } = timeline
+    graph.files.push({ path, content: assSubtitles({ ...timeline.captions, width, height, format }) })
+    finish.push(`ass=filename=${filterValue(path)}`)
+  }
+  finish.push("format=yuv420p")
+  const picture = addChain(graph, [video.label], finish.join(","), "v")
+  const durationSeconds = video.frames / timeline.frameRate
+  const sound = addChain(graph, [audioGraph(graph, timeline, Math.round(durationSeconds * AUDIO_RATE))], "anull", "a")
+  const script = join(workDir, "graph.txt")
+  graph.files.push({ path: script, content: graph.chains.join(";\n") })
+  const args = [
+    ...QUIET, "-nostats", "-progress", "pipe:1",
+    ...graph.inputs.flat(),
+    "-filter_complex_script", script,
+    "-map", `[${picture}]`, "-map", `[${sound}]`,
+    ...x264Args(preset), "-r", String(timeline.frameRate), ...AAC_ARGS,
+    "-movflags", "+faststart",
+    output
+  ]
+  return { args, files: graph.files, durationSeconds }
+}
+
+export const FfmpegTimelineRendererLive = Layer.effect(
+  TimelineRenderer,
+  Effect.gen(function* () {
+    const ffmpeg = yield* Config.string("FFMPEG_PATH").pipe(Config.withDefault("ffmpeg"))
+    const preset = yield* Config.string("X264_PRESET").pipe(Config.withDefault(DEFAULT_X264_PRESET))
+
+    const render = (request: TimelineRenderRequest) =>
+      Effect.gen(function* () {
+        const { args, files, durationSeconds } = renderCommand(request.timeline, request.workDir, request.output, preset)
+        yield* Effect.promise(async () => {
+          await mkdir(request.workDir, { recursive: true })
+          await Promise.all(files.map((file) => writeFile(file.path, file.content)))
+        })
+        const result = yield* spawnTool(ffmpeg, args, progressLines(durationSeconds, request.onProgress))
+        if (result.code !== 0) {
+          return yield* new WorkFailed({ message: `Rendering the video failed: ${lastError(result.stderr)}` })
+        }
+      }).pipe(
+        Effect.withSpan("FfmpegTimelineRenderer.render", {
+          attributes: {
+            output: request.output,
+            scenes: request.timeline.scenes.length,
+            format: request.timeline.format,
+            frameRate: request.timeline.frameRate
+          }
+        })
+      )
+
+    return TimelineRenderer.of({ render })
+  })
+)
