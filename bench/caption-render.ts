@@ -28,7 +28,7 @@ const FPS = 30
 const SECONDS = 60
 const PIPELINE_TIMEOUT_MS = 8 * 60_000
 
-const SCRIPT = [
+export const SCRIPT = [
   "Every morning the harbour wakes before the town does. Fishing boats slide out past the breakwater while the gulls",
   "argue over the last scraps of yesterday. By the time the bakery opens, the first crates of fish are already stacked on",
   "the quay, and the market fills with voices, prices and the smell of salt. Visitors often ask why anyone would choose",
@@ -142,7 +142,7 @@ const pipeline = async (service: ServiceProcess, clip: Clip): Promise<PipelineRu
 }
 
 /** The server logs one entry per step and per job (Effect's pretty logger: a header line, then `key: value` lines). */
-const stepTimings = (log: string, videoId: string): ReadonlyArray<{ name: string; seconds: number }> => {
+export const stepTimings = (log: string, videoId: string): ReadonlyArray<{ name: string; seconds: number }> => {
   const entries = log.split(/\n(?=\[\d\d:\d\d:\d\d\.\d+\] )/)
   const durationOf = (entry: string): number | undefined => {
     const hrtime = /hrtime: \[\s*(\d+),\s*(\d+)\s*\]/.exec(entry)
@@ -156,7 +156,7 @@ const stepTimings = (log: string, videoId: string): ReadonlyArray<{ name: string
     if (message === undefined || duration === undefined) return []
     const step = /^step (\w+) done$/.exec(message)
     if (step !== null && entry.includes(videoId)) return [{ name: `step ${step[1]}`, seconds: duration }]
-    if (message === "render encoded" && entry.includes(videoId)) return [{ name: "render encode (burnCaptions)", seconds: duration }]
+    if (message === "render encoded" && entry.includes(videoId)) return [{ name: "render encode", seconds: duration }]
     const kind = /^\s*kind: (\S+)$/m.exec(entry)?.[1]
     if (message === "job Done" && kind !== undefined && kind !== "webhook.deliver") return [{ name: `job ${kind}`, seconds: duration }]
     return []

@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark in sequence, then one table of all their figures.
+import { aiVideo } from "./ai-video.ts"
 import { captionRender } from "./caption-render.ts"
 import { report } from "./figures.ts"
 import { getVideoLoad } from "./get-video-load.ts"
@@ -8,6 +9,7 @@ import { webhookThroughput } from "./webhook-throughput.ts"
 
 const figures = [
   ...(await captionRender()),
+  ...(await aiVideo()),
   ...(await uploadMemory()),
   ...(await getVideoLoad()),
   ...(await queueThroughput()),

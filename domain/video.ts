@@ -16,17 +16,22 @@ export const STEPS = [
   "probing",
   "extracting_audio",
   "transcribing",
+  "speaking",
+  "writing_scenes",
+  "drawing",
   "building_captions",
   "rendering",
   "completed"
 ] as const
 export const Step = Schema.Literal(...STEPS).annotations({
   description:
-    "Pipeline step: queued, fetching_source, probing, extracting_audio, transcribing, building_captions, rendering, completed. A failed video keeps the step it failed in."
+    "Pipeline step. Caption videos: queued, fetching_source, probing, extracting_audio, transcribing, building_captions, rendering, completed. AI videos: queued, speaking, writing_scenes, drawing, building_captions, rendering, completed. A failed video keeps the step it failed in."
 })
 export type Step = typeof Step.Type
 
-export const VideoKind = Schema.Literal("caption").annotations({ description: "What made the video: `caption` = a captioned spoken video." })
+export const VideoKind = Schema.Literal("caption", "ai").annotations({
+  description: "What made the video: `caption` = a captioned spoken video; `ai` = a narrated, illustrated video made from a script."
+})
 export type VideoKind = typeof VideoKind.Type
 
 /** Progress of an export started by the render operation on a finished video. */
@@ -251,20 +256,20 @@ export const transition = (v: VideoRecord, e: VideoEvent): Transition => {
   }
 }
 
-/** A new caption video, as the create operation records it. */
-export const newCaptionVideo = (input: {
+interface NewVideo {
   readonly id: string
   readonly workspaceId: string
   readonly templateId: number
   readonly renderOptions: RenderOptions | null
   readonly webhookUrl: string | null
   readonly editorToken: string
-  readonly source: { readonly url: string } | { readonly fileId: string }
   readonly at: string
-}): VideoRecord => ({
+}
+
+const newVideo = (input: NewVideo, kind: VideoKind): VideoRecord => ({
   id: input.id,
   workspaceId: input.workspaceId,
-  kind: "caption",
+  kind,
   status: "processing",
   step: "queued",
   render: input.renderOptions !== null,
@@ -276,8 +281,8 @@ export const newCaptionVideo = (input: {
   webhookUrl: input.webhookUrl,
   work: 0,
   generated: false,
-  sourceUrl: "url" in input.source ? input.source.url : null,
-  sourceFileId: "fileId" in input.source ? input.source.fileId : null,
+  sourceUrl: null,
+  sourceFileId: null,
   videoFileId: null,
   thumbnailFileId: null,
   durationSeconds: null,
@@ -286,6 +291,20 @@ export const newCaptionVideo = (input: {
   error: null,
   export: null
 })
+
+/** A new caption video, as the create operation records it. */
+export const newCaptionVideo = (
+  input: NewVideo & { readonly source: { readonly url: string } | { readonly fileId: string } }
+): VideoRecord => ({
+  ...newVideo(input, "caption"),
+  sourceUrl: "url" in input.source ? input.source.url : null,
+  sourceFileId: "fileId" in input.source ? input.source.fileId : null
+})
+
+/** A new video made from a script; its size is known at once, its length once the narration is spoken. */
+export const newGeneratedVideo = (
+  input: NewVideo & { readonly kind: Exclude<VideoKind, "caption">; readonly width: number; readonly height: number }
+): VideoRecord => ({ ...newVideo(input, input.kind), width: input.width, height: input.height })
 
 /** The public video object: what GET /v1/videos/:id returns and webhooks carry. */
 export class Video extends Schema.Class<Video>("Video")({

@@ -1,7 +1,9 @@
 // Chooses the adapters. Nothing else in the code base decides which adapter serves a port.
 import { Config, Data, Effect, Layer, Option, Redacted } from "effect"
 import { AdminToken } from "../adapters/http/authentication.ts"
+import { IllustratorFromConfig } from "../adapters/imagery/illustrator-config.ts"
 import { FfmpegEngineLive } from "../adapters/media/ffmpeg-engine.ts"
+import { FfmpegTimelineRendererLive } from "../adapters/media/ffmpeg-timeline-renderer.ts"
 import { TranscriberFromConfig } from "../adapters/media/transcriber-config.ts"
 import { MemoryStoresLive } from "../adapters/memory/memory-layer.ts"
 import { OutboundClientLive } from "../adapters/outbound/outbound-client.ts"
@@ -24,6 +26,8 @@ export interface AppSettings extends ServiceConfigShape {
 const toolsLayer = (settings: AppSettings) =>
   Layer.mergeAll(
     FfmpegEngineLive,
+    FfmpegTimelineRendererLive,
+    IllustratorFromConfig,
     TranscriberFromConfig,
     SpeechEnginesLive,
     SourceFetcherLive.pipe(Layer.provide(OutboundClientLive)),

@@ -5,6 +5,8 @@ import { createCaptionTemplate } from "./ops/caption-templates/create-caption-te
 import { deleteCaptionTemplate } from "./ops/caption-templates/delete-caption-template.ts"
 import { listCaptionTemplates } from "./ops/caption-templates/list-caption-templates.ts"
 import { updateCaptionTemplate } from "./ops/caption-templates/update-caption-template.ts"
+import { createAiVideo, createAiVideoV3 } from "./ops/ai-video/create-ai-video.ts"
+import { listArtStyles } from "./ops/art-styles/list-art-styles.ts"
 import { createCaptionVideo } from "./ops/caption-video/create-caption-video.ts"
 import { renderVideoOperation } from "./ops/render/render-video.ts"
 import { listVoices } from "./ops/speech/list-voices.ts"
@@ -19,11 +21,14 @@ import { setWebhookSecret } from "./ops/workspaces/set-webhook-secret.ts"
 
 export const catalogue = [
   createCaptionVideo,
+  createAiVideo,
+  createAiVideoV3,
   getVideo,
   listVideos,
   getVideoCaptions,
   renderVideoOperation,
   listVoices,
+  listArtStyles,
   textToSpeech,
   listCaptionTemplates,
   createCaptionTemplate,

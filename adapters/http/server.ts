@@ -14,6 +14,7 @@ import { EditorRoute } from "./editor-page.ts"
 import { AdminGroupLive, VideosGroupLive } from "./handlers.ts"
 import { MediaRoute } from "./media-route.ts"
 import { RequestErrorsLive } from "./request-errors.ts"
+import { ArtStylePreviewRoute } from "./art-style-preview-route.ts"
 import { VoicePreviewRoute } from "./voice-preview-route.ts"
 
 /** Room for the multipart envelope and text fields around a file at the limit. */
@@ -98,7 +99,7 @@ export const ApiLive = HttpApiBuilder.api(ReelwrightApi).pipe(
 export const HttpAppLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
-  Layer.provide([MediaRoute, EditorRoute, VoicePreviewRoute, HealthRoutes, RequestErrorsLive]),
+  Layer.provide([MediaRoute, EditorRoute, VoicePreviewRoute, ArtStylePreviewRoute, HealthRoutes, RequestErrorsLive]),
   Layer.provide(ApiLive),
   HttpServer.withLogAddress
 )

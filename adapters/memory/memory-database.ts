@@ -1,6 +1,7 @@
 // The in-memory database behind every memory store, and its Transactor.
 import { Context, Effect, Exit, FiberRef, Layer, Ref } from "effect"
 import type { TimedWord } from "../../domain/captions.ts"
+import type { GeneratedProject } from "../../domain/generated-project.ts"
 import type { StoredFile } from "../../domain/ports/file-store.ts"
 import type { StoredResponse } from "../../domain/ports/idempotency-store.ts"
 import type { Job } from "../../domain/ports/job-queue.ts"
@@ -17,6 +18,7 @@ export interface Tables {
   readonly tokens: ReadonlyMap<string, ApiToken>
   readonly videos: ReadonlyMap<string, VideoRecord>
   readonly words: ReadonlyMap<string, ReadonlyArray<TimedWord>>
+  readonly projects: ReadonlyMap<string, GeneratedProject>
   readonly templates: ReadonlyMap<number, SavedTemplate>
   readonly lastTemplateId: number
   readonly ledger: ReadonlyArray<LedgerEntry>
@@ -33,6 +35,7 @@ const emptyTables: Tables = {
   tokens: new Map(),
   videos: new Map(),
   words: new Map(),
+  projects: new Map(),
   templates: new Map(),
   lastTemplateId: 0,
   ledger: [],

@@ -54,6 +54,12 @@ export const MemoryVideoStoreLive = Layer.effect(
           Effect.withSpan("MemoryVideoStore.saveWords")
         ),
       getWords: (videoId) =>
-        db.read((t) => Option.fromNullable(t.words.get(videoId))).pipe(Effect.withSpan("MemoryVideoStore.getWords"))
+        db.read((t) => Option.fromNullable(t.words.get(videoId))).pipe(Effect.withSpan("MemoryVideoStore.getWords")),
+      saveProject: (videoId, project) =>
+        db.write((t) => ({ ...t, projects: withRow(t.projects, videoId, project) })).pipe(
+          Effect.withSpan("MemoryVideoStore.saveProject")
+        ),
+      getProject: (videoId) =>
+        db.read((t) => Option.fromNullable(t.projects.get(videoId))).pipe(Effect.withSpan("MemoryVideoStore.getProject"))
     }))
 )

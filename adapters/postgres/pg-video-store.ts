@@ -1,7 +1,8 @@
-// VideoStore on PostgreSQL: tables videos and video_words. Lists page by keyset on (created_at, id).
+// VideoStore on PostgreSQL: tables videos, video_words and video_projects. Lists page by keyset on (created_at, id).
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import type { TimedWord } from "../../domain/captions.ts"
+import type { GeneratedProject } from "../../domain/generated-project.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
 import type { RenderOptions } from "../../domain/rules.ts"
 import type { ExportState, VideoRecord } from "../../domain/video.ts"
@@ -146,6 +147,19 @@ export const PgVideoStoreLive = Layer.effect(
             Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.words)),
             Effect.orDie,
             Effect.withSpan("PgVideoStore.getWords")
-          )
+          ),
+      saveProject: (videoId, project) =>
+        sql`INSERT INTO video_projects (video_id, project) VALUES (${videoId}, ${jsonText(project)})
+          ON CONFLICT (video_id) DO UPDATE SET project = EXCLUDED.project`.pipe(
+          Effect.asVoid,
+          Effect.orDie,
+          Effect.withSpan("PgVideoStore.saveProject")
+        ),
+      getProject: (videoId) =>
+        sql<{ readonly project: GeneratedProject }>`SELECT project FROM video_projects WHERE video_id = ${videoId}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.project)),
+          Effect.orDie,
+          Effect.withSpan("PgVideoStore.getProject")
+        )
     }))
 )

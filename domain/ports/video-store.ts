@@ -1,5 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { TimedWord } from "../captions.ts"
+import type { GeneratedProject } from "../generated-project.ts"
 import type { Status, VideoRecord } from "../video.ts"
 
 export interface VideoPage {
@@ -24,5 +25,8 @@ export interface VideoStoreShape {
   }) => Effect.Effect<VideoPage>
   readonly saveWords: (videoId: string, words: ReadonlyArray<TimedWord>) => Effect.Effect<void>
   readonly getWords: (videoId: string) => Effect.Effect<Option.Option<ReadonlyArray<TimedWord>>>
+  /** A generated video's project, replaced whole at each save. */
+  readonly saveProject: (videoId: string, project: GeneratedProject) => Effect.Effect<void>
+  readonly getProject: (videoId: string) => Effect.Effect<Option.Option<GeneratedProject>>
 }
 export class VideoStore extends Context.Tag("VideoStore")<VideoStore, VideoStoreShape>() {}

@@ -238,7 +238,8 @@ if (skipReason !== undefined) {
         const sql = Context.get(yield* Layer.build(PgClientLive(url, 1)), SqlClient.SqlClient)
         expect(yield* sql`SELECT migration_id, name FROM effect_sql_migrations ORDER BY migration_id`).toEqual([
           { migration_id: 1, name: "initial" },
-          { migration_id: 2, name: "job_leases_index" }
+          { migration_id: 2, name: "job_leases_index" },
+          { migration_id: 3, name: "video_projects" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))

@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
+import type { GeneratedProject } from "../../domain/generated-project.ts"
 import { type VideoPage, VideoStore } from "../../domain/ports/video-store.ts"
 import type { Status, VideoRecord } from "../../domain/video.ts"
 import { aVideo } from "./fixtures.ts"
@@ -123,5 +124,27 @@ export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore,
         const edited = [{ text: "Hi", start: 0, end: 0.3 }]
         yield* store.saveWords(video.id, edited)
         expect(Option.getOrThrow(yield* store.getWords(video.id))).toEqual(edited)
+      }))
+
+    it.effect("saves a generated video's project and replaces it whole", () =>
+      Effect.gen(function*() {
+        const store = yield* VideoStore
+        const video = aVideo(randomUUID())
+        yield* store.insert(video)
+        expect(Option.isNone(yield* store.getProject(video.id))).toBe(true)
+        const project: GeneratedProject = {
+          script: "One. Two.",
+          voiceId: "festival-slt",
+          aspectRatio: "9:16",
+          artStyleId: "watercolor",
+          seed: 42,
+          narrationFileId: null,
+          scenes: [{ text: "One.", startSeconds: 0, durationSeconds: 1.5, imageFileId: null, motion: "zoom-in" }]
+        }
+        yield* store.saveProject(video.id, project)
+        expect(Option.getOrThrow(yield* store.getProject(video.id))).toEqual(project)
+        const drawn = { ...project, narrationFileId: "f1", scenes: [{ ...project.scenes[0]!, imageFileId: "f2" }] }
+        yield* store.saveProject(video.id, drawn)
+        expect(Option.getOrThrow(yield* store.getProject(video.id))).toEqual(drawn)
       }))
   })

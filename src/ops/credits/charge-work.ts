@@ -11,7 +11,7 @@ import { newId } from "../../kernel/secrets.ts"
  */
 export const chargeWork = (
   video: VideoRecord,
-  item: "captions" | "render",
+  item: "captions" | "speech" | "render",
   credits: number,
   whenShort: (required: number, balance: number) => string
 ) =>

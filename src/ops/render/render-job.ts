@@ -1,5 +1,5 @@
-// The export: charge, lay out the captions in the template's style, burn them in one encode,
-// store the mp4 and its thumbnail. A failure refunds the charge (through the Failed transition).
+// The export: charge, lay out the captions in the template's style, encode (burned into a caption
+// video's source, or a generated video's timeline) in one pass, store the mp4 and its thumbnail. A failure refunds the charge (through the Failed transition).
 import { Duration, Effect, Fiber, Option, Schema } from "effect"
 import { layoutCaptions, layoutRulesOf } from "../../../domain/captions.ts"
 import { WorkFailed } from "../../../domain/errors.ts"
@@ -9,6 +9,7 @@ import type { Job } from "../../../domain/ports/job-queue.ts"
 import type { Ledger } from "../../../domain/ports/ledger.ts"
 import { MediaEngine } from "../../../domain/ports/media-engine.ts"
 import type { TemplateStore } from "../../../domain/ports/template-store.ts"
+import { TimelineRenderer } from "../../../domain/ports/timeline-renderer.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { renderCredits } from "../../../domain/pricing.ts"
@@ -22,6 +23,7 @@ import { templateForRender } from "../caption-templates/resolve-template.ts"
 import { chargeWork } from "../credits/charge-work.ts"
 import { localSource, withScratchDir } from "../media/scratch.ts"
 import { storeFile } from "../media/store-file.ts"
+import { generatedTimeline } from "./generated-timeline.ts"
 
 const Payload = Schema.Struct({ videoId: Schema.String, workKey: Schema.String, options: RenderOptions })
 
@@ -62,36 +64,59 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
       const { style } = yield* templateForRender(video.workspaceId, video.templateId)
       const pages = layoutCaptions(words, layoutRulesOf(style))
       const media = yield* MediaEngine
-      const source = yield* localSource(video, dir)
       const output = `${dir}/video.mp4`
       const fraction = { latest: 0 }
+      const onProgress = (f: number) => {
+        fraction.latest = f
+      }
       const reporter = video.export?.status === "rendering"
         ? yield* Effect.forkScoped(reportExportProgress(videoId, () => fraction.latest))
         : null
-      yield* media.burnCaptions({
-        input: source,
-        output,
-        captions: { pages, style },
-        format: options.format,
-        frameRate: options.frameRate,
-        width,
-        height,
-        onProgress: (f) => {
-          fraction.latest = f
-        }
-      }).pipe(Effect.timed, Effect.tap(([d]) => Effect.logInfo("render encoded").pipe(Effect.annotateLogs({ videoId, duration: d }))))
+      const encode = video.kind === "caption"
+        ? media.burnCaptions({
+          input: yield* localSource(video, dir),
+          output,
+          captions: { pages, style },
+          format: options.format,
+          frameRate: options.frameRate,
+          width,
+          height,
+          onProgress
+        })
+        : Effect.flatMap(
+          generatedTimeline({
+            project: yield* videos.getProject(videoId).pipe(Effect.map(Option.getOrThrow)),
+            words,
+            captions: { pages, style },
+            options,
+            width,
+            height,
+            dir
+          }),
+          (timeline) => Effect.flatMap(TimelineRenderer, (renderer) => renderer.render({ timeline, output, workDir: `${dir}/timeline`, onProgress }))
+        )
+      yield* encode.pipe(Effect.timed, Effect.tap(([d]) => Effect.logInfo("render encoded").pipe(Effect.annotateLogs({ videoId, duration: d }))))
       if (reporter !== null) yield* Fiber.interrupt(reporter)
       const thumb = `${dir}/thumbnail.jpg`
       yield* media.thumbnail(output, thumb, Math.min(1, durationSeconds / 2))
       const workspace = yield* (yield* WorkspaceStore).get(video.workspaceId).pipe(Effect.map(Option.getOrThrow))
-      const stem = options.format === "greenscreen" ? "captions-greenscreen" : "captions"
+      const stem = `${video.kind === "caption" ? "captions" : video.kind}${options.format === "greenscreen" ? "-greenscreen" : ""}`
       const mp4 = yield* storeFile(workspace, { path: output, name: `${stem}-${options.frameRate}fps.mp4`, contentType: "video/mp4" })
       const jpg = yield* storeFile(workspace, { path: thumb, name: "thumbnail.jpg", contentType: "image/jpeg" })
       yield* applyVideoEvent(videoId, (at) => ({ _tag: "Rendered", videoFileId: mp4.id, thumbnailFileId: jpg.id, at }))
     }).pipe(Effect.scoped))
 
 export const renderJob: JobHandler<
-  BlobStore | FileStore | Ledger | MediaEngine | TemplateStore | VideoStore | WorkspaceStore | VideoEventServices | ServiceConfig
+  | BlobStore
+  | FileStore
+  | Ledger
+  | MediaEngine
+  | TemplateStore
+  | TimelineRenderer
+  | VideoStore
+  | WorkspaceStore
+  | VideoEventServices
+  | ServiceConfig
 > = {
   kind: RENDER_VIDEO,
   lane: "media",

@@ -1,0 +1,122 @@
+// Illustrations by an OpenAI-compatible images service: POST /v1/images/generations, fitted to the exact size asked.
+import { writeFile } from "node:fs/promises"
+import { createCanvas, loadImage } from "@napi-rs/canvas"
+import { Effect, Layer, Option, Redacted, Schema } from "effect"
+import { WorkFailed } from "../../domain/errors.ts"
+import { Illustrator } from "../../domain/ports/illustrator.ts"
+import { encodeOpaquePng } from "./png-encoder.ts"
+
+export interface OpenAiImagesConfig {
+  /** e.g. https://api.openai.com; a trailing /v1 is accepted too. */
+  readonly baseUrl: string
+  readonly apiKey: Redacted.Redacted<string>
+  /** e.g. dall-e-3. */
+  readonly model: string
+}
+
+/** Image generation can take a minute or more for a large picture. */
+const TIMEOUT = "3 minutes"
+
+/** The sizes the images API draws. */
+const SIZES: ReadonlyArray<readonly [number, number]> = [[1024, 1024], [1024, 1792], [1792, 1024]]
+
+/** The supported size closest in shape to width x height; the picture is then scaled and cropped to fit. */
+export const nearestImageSize = (width: number, height: number): readonly [number, number] => {
+  const shape = (w: number, h: number) => Math.abs(Math.log(w / h) - Math.log(width / height))
+  return SIZES.reduce((best, size) => (shape(...size) < shape(...best) ? size : best))
+}
+
+const ImagesResponse = Schema.parseJson(Schema.Struct({
+  data: Schema.NonEmptyArray(Schema.Struct({ b64_json: Schema.String }))
+}))
+
+const ErrorBody = Schema.parseJson(Schema.Struct({ error: Schema.Struct({ message: Schema.String }) }))
+
+const endpoint = (baseUrl: string): string =>
+  `${baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/images/generations`
+
+/** Scales the picture to cover width x height and crops the overflow evenly; a transparent picture lands on black. */
+const fitPng = async (image: Buffer, width: number, height: number): Promise<Buffer> => {
+  const picture = await loadImage(image)
+  const scale = Math.max(width / picture.width, height / picture.height)
+  const w = picture.width * scale
+  const h = picture.height * scale
+  const canvas = createCanvas(width, height)
+  const ctx = canvas.getContext("2d")
+  ctx.fillStyle = "#000000"
+  ctx.fillRect(0, 0, width, height)
+  ctx.imageSmoothingQuality = "high"
+  ctx.drawImage(picture, (width - w) / 2, (height - h) / 2, w, h)
+  return encodeOpaquePng(canvas.data(), width, height)
+}
+
+export const OpenAiImagesLive = (config: OpenAiImagesConfig) =>
+  Layer.succeed(
+    Illustrator,
+    Illustrator.of({
+      name: "openai",
+      illustrate: (request) =>
+        Effect.gen(function*() {
+          const url = endpoint(config.baseUrl)
+          const [w, h] = nearestImageSize(request.width, request.height)
+          const { body, response } = yield* Effect.tryPromise({
+            // The signal aborts the request when the timeout interrupts it.
+            try: async (signal) => {
+              const response = await fetch(url, {
+                method: "POST",
+                headers: {
+                  authorization: `Bearer ${Redacted.value(config.apiKey)}`,
+                  "content-type": "application/json"
+                },
+                body: JSON.stringify({
+                  model: config.model,
+                  prompt: `${request.prompt}, ${request.style.promptSuffix}`,
+                  size: `${w}x${h}`,
+                  n: 1,
+                  response_format: "b64_json"
+                }),
+                signal
+              })
+              return { response, body: await response.text() }
+            },
+            catch: (e) =>
+              new WorkFailed({
+                message: `The image service at ${url} could not be reached: ${
+                  e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : e
+                }`
+              })
+          })
+          if (!response.ok) {
+            const detail = Option.match(Schema.decodeUnknownOption(ErrorBody)(body), {
+              onSome: (parsed) => parsed.error.message,
+              onNone: () => body.slice(0, 300) || response.statusText
+            })
+            return yield* new WorkFailed({
+              message: `The image service refused to draw the picture (HTTP ${response.status}): ${detail}`
+            })
+          }
+          const answer = yield* Schema.decodeUnknown(ImagesResponse)(body).pipe(
+            Effect.mapError(() =>
+              new WorkFailed({
+                message: `The image service at ${url} returned no image: it must answer data[0].b64_json ` +
+                  `for response_format=b64_json.`
+              })
+            )
+          )
+          const png = yield* Effect.tryPromise({
+            try: () => fitPng(Buffer.from(answer.data[0].b64_json, "base64"), request.width, request.height),
+            catch: (e) => new WorkFailed({ message: `The image service returned a picture that could not be decoded: ${String(e)}` })
+          })
+          yield* Effect.tryPromise({
+            try: () => writeFile(request.outputPng, png),
+            catch: (e) => new WorkFailed({ message: `Could not write the illustration to ${request.outputPng}: ${String(e)}` })
+          })
+        }).pipe(
+          Effect.timeoutFail({
+            duration: TIMEOUT,
+            onTimeout: () => new WorkFailed({ message: `The image service did not answer within ${TIMEOUT}.` })
+          }),
+          Effect.withSpan("OpenAiImages.illustrate")
+        )
+    })
+  )

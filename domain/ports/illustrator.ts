@@ -1,0 +1,22 @@
+import { Context, type Effect } from "effect"
+import type { ArtStyle } from "../art-styles.ts"
+import type { WorkFailed } from "../errors.ts"
+
+export interface IllustrationRequest {
+  /** What the picture shows, in a person's words. */
+  readonly prompt: string
+  readonly style: ArtStyle
+  /** The same request with the same seed gives the same picture where the illustrator allows it. */
+  readonly seed: number
+  readonly width: number
+  readonly height: number
+  /** Where the PNG is written, exactly width x height. */
+  readonly outputPng: string
+}
+
+/** Draws a picture for a prompt in an art style. */
+export interface IllustratorShape {
+  readonly name: string
+  readonly illustrate: (request: IllustrationRequest) => Effect.Effect<void, WorkFailed>
+}
+export class Illustrator extends Context.Tag("Illustrator")<Illustrator, IllustratorShape>() {}
