@@ -8,6 +8,8 @@ import { updateCaptionTemplate } from "./ops/caption-templates/update-caption-te
 import { createAiVideo, createAiVideoV3 } from "./ops/ai-video/create-ai-video.ts"
 import { listArtStyles } from "./ops/art-styles/list-art-styles.ts"
 import { createCaptionVideo } from "./ops/caption-video/create-caption-video.ts"
+import { listFiles } from "./ops/files/list-files.ts"
+import { uploadFile } from "./ops/files/upload-file.ts"
 import { renderVideoOperation } from "./ops/render/render-video.ts"
 import { listVoices } from "./ops/speech/list-voices.ts"
 import { textToSpeech } from "./ops/speech/text-to-speech.ts"
@@ -29,6 +31,8 @@ export const catalogue = [
   renderVideoOperation,
   listVoices,
   listArtStyles,
+  uploadFile,
+  listFiles,
   textToSpeech,
   listCaptionTemplates,
   createCaptionTemplate,

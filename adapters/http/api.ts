@@ -1,5 +1,5 @@
 // The HTTP contract, derived from the operation catalogue: one endpoint per operation, plus the
-// HTTP-only ways in (multipart upload of a caption source, captions as .srt/.vtt files).
+// HTTP-only ways in (multipart uploads of a caption source or a file, captions as .srt/.vtt files).
 // Kept apart from its handlers so a typed client and the docs can import it alone.
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
@@ -8,6 +8,7 @@ import { VideoId } from "../../domain/video.ts"
 import { catalogue } from "../../src/catalogue.ts"
 import type { AnyOperation } from "../../src/kernel/operation.ts"
 import { createCaptionVideo } from "../../src/ops/caption-video/create-caption-video.ts"
+import { uploadFile } from "../../src/ops/files/upload-file.ts"
 import { ApiErrors, STATUS_OF } from "./api-error.ts"
 import { AdminAuthentication, Authentication } from "./authentication.ts"
 
@@ -24,6 +25,21 @@ export const CaptionVideoUpload = HttpApiSchema.Multipart(
   })
 ).annotations({ identifier: "CaptionVideoUpload" })
 
+/** Multipart form of POST /v1/files. */
+export const FileUpload = HttpApiSchema.Multipart(
+  Schema.Struct({
+    file: Multipart.SingleFileSchema.annotations({ description: "The image, gif or video." }),
+    webhookUrl: Schema.optional(WebhookUrl),
+    url: Schema.optional(Schema.String).annotations({ description: "Not allowed with `file`: send one of them." })
+  })
+).annotations({ identifier: "FileUpload" })
+
+/** The operations HTTP also takes as a multipart upload, with the form each takes. */
+const UPLOAD_FORMS: Readonly<Record<string, Schema.Schema.Any>> = {
+  [createCaptionVideo.name]: CaptionVideoUpload,
+  [uploadFile.name]: FileUpload
+}
+
 export const IdempotencyHeaders = Schema.Struct({
   "idempotency-key": Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))).annotations({
     description: "Retrying a request with the same key returns the first response; the same key with another body is a 409."
@@ -31,8 +47,10 @@ export const IdempotencyHeaders = Schema.Struct({
 })
 
 /** Payloads that HTTP accepts beyond the operation's JSON input. */
-const httpPayload = (op: AnyOperation): Schema.Schema.Any =>
-  op.name === createCaptionVideo.name ? Schema.Union(CaptionVideoUpload, op.payload) : op.payload
+const httpPayload = (op: AnyOperation): Schema.Schema.Any => {
+  const form = UPLOAD_FORMS[op.name]
+  return form === undefined ? op.payload : Schema.Union(form, op.payload)
+}
 
 const endpointOf = (op: AnyOperation) => {
   // The catalogue is heterogeneous; endpoint types are checked where handlers are bound by name.
@@ -42,7 +60,7 @@ const endpointOf = (op: AnyOperation) => {
   if (op.idempotent) endpoint = endpoint.setHeaders(IdempotencyHeaders)
   endpoint = endpoint.addSuccess(op.output).addError(ApiErrors[400])
   for (const tag of op.errors as ReadonlyArray<keyof typeof STATUS_OF>) endpoint = endpoint.addError(ApiErrors[STATUS_OF[tag]])
-  if (op.name === createCaptionVideo.name) endpoint = endpoint.addError(ApiErrors[413])
+  if (UPLOAD_FORMS[op.name] !== undefined) endpoint = endpoint.addError(ApiErrors[413])
   return endpoint.annotate(OpenApi.Summary, op.summary).annotate(OpenApi.Description, op.description) as HttpApiEndpoint.HttpApiEndpoint.Any
 }
 

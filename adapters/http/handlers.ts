@@ -1,5 +1,6 @@
 // Binds each endpoint of the derived API to its operation: path and payload become the
-// operation's input, Idempotency-Key wraps creates, domain errors become statuses.
+// operation's input (a multipart file stands in for `url`), Idempotency-Key wraps creates, domain
+// errors become statuses.
 import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
 import { Effect, type Layer } from "effect"
 import { stat } from "node:fs/promises"
@@ -7,7 +8,10 @@ import { InvalidInput } from "../../domain/errors.ts"
 import { catalogue, type CatalogueServices } from "../../src/catalogue.ts"
 import { withIdempotency } from "../../src/kernel/idempotency.ts"
 import type { AnyOperation } from "../../src/kernel/operation.ts"
-import { createCaptionVideo, startCaptionVideo } from "../../src/ops/caption-video/create-caption-video.ts"
+import { type CaptionVideoRequest, createCaptionVideo, startCaptionVideo } from "../../src/ops/caption-video/create-caption-video.ts"
+import { storeUpload } from "../../src/ops/files/store-upload.ts"
+import { uploadFile } from "../../src/ops/files/upload-file.ts"
+import { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
 import { videoCaptions } from "../../src/ops/videos/get-video-captions.ts"
 import { toApiError } from "./api-error.ts"
 import { ReelwrightApi } from "./api.ts"
@@ -19,35 +23,43 @@ interface EndpointRequest {
   readonly headers?: { readonly "idempotency-key"?: string | undefined }
 }
 
-/** A multipart caption request: the upload is moved into storage, then it is the same operation. */
-const uploadRun = (payload: Record<string, unknown>) =>
+interface UploadedFile {
+  readonly path: string
+  readonly name: string
+  readonly contentType: string
+}
+
+/**
+ * A multipart request: the uploaded file stands in for `url`, then it is the same operation. Its
+ * fingerprint (for Idempotency-Key) describes the file by name, type and size.
+ */
+const uploadRun = (
+  payload: Record<string, unknown>,
+  start: (file: UploadedFile, fields: Record<string, unknown>) => Effect.Effect<unknown, any, any>
+) =>
   Effect.gen(function*() {
-    const { file, url, ...fields } = payload as {
-      file: { path: string; name: string; contentType: string }
-      url?: string
-      templateId?: number
-      render?: { format: "standard" | "greenscreen"; frameRate: 30 | 60 }
-      webhookUrl?: string
-    }
+    const { file, url, ...fields } = payload as { file: UploadedFile; url?: string }
     if (url !== undefined) {
       return yield* new InvalidInput({ field: "url", message: "send either a `file` or a `url`, not both" })
     }
     const size = yield* Effect.promise(() => stat(file.path).then((s) => s.size))
-    return {
-      fingerprint: { file: { name: file.name, contentType: file.contentType, size }, ...fields },
-      run: startCaptionVideo({
-        source: { _tag: "Upload", path: file.path, name: file.name, contentType: file.contentType },
-        ...fields
-      })
-    }
+    return { fingerprint: { file: { name: file.name, contentType: file.contentType, size }, ...fields }, run: start(file, fields) }
   })
+
+/** The operations that also take a multipart upload, and how each starts from the uploaded file. */
+const UPLOADS: Readonly<Record<string, (file: UploadedFile, fields: Record<string, unknown>) => Effect.Effect<unknown, any, any>>> = {
+  [createCaptionVideo.name]: (file, fields) =>
+    startCaptionVideo({ source: { _tag: "Upload", ...file }, ...(fields as Omit<CaptionVideoRequest, "source">) }),
+  [uploadFile.name]: (file) =>
+    Effect.flatMap(CurrentWorkspace, (workspace) => storeUpload(workspace, { path: file.path, name: file.name }, "file"))
+}
 
 const handlerOf = (op: AnyOperation) => (request: EndpointRequest) =>
   Effect.gen(function*() {
     const input = { ...request.path, ...request.payload }
-    const isUpload = op.name === createCaptionVideo.name && request.payload !== undefined && "file" in request.payload
-    const { fingerprint, run } = isUpload
-      ? yield* uploadRun(request.payload!)
+    const upload = UPLOADS[op.name]
+    const { fingerprint, run } = upload !== undefined && request.payload !== undefined && "file" in request.payload
+      ? yield* uploadRun(request.payload, upload)
       : { fingerprint: input, run: op.handle(input) as Effect.Effect<unknown, any, any> }
     const key = request.headers?.["idempotency-key"]
     return yield* op.idempotent && key !== undefined

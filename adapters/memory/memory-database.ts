@@ -9,6 +9,7 @@ import type { LedgerEntry } from "../../domain/ports/ledger.ts"
 import type { DeliveryAttempt, OutboxEvent } from "../../domain/ports/outbox.ts"
 import type { SavedTemplate } from "../../domain/ports/template-store.ts"
 import { Transactor } from "../../domain/ports/transactor.ts"
+import type { Upload } from "../../domain/ports/upload-store.ts"
 import type { ApiToken, Workspace } from "../../domain/ports/workspace-store.ts"
 import type { VideoRecord } from "../../domain/video.ts"
 
@@ -28,6 +29,7 @@ export interface Tables {
   /** Keyed by `responseKey(workspaceId, key)`. */
   readonly responses: ReadonlyMap<string, StoredResponse>
   readonly files: ReadonlyMap<string, StoredFile>
+  readonly uploads: ReadonlyMap<string, Upload>
 }
 
 const emptyTables: Tables = {
@@ -43,7 +45,8 @@ const emptyTables: Tables = {
   events: new Map(),
   deliveryAttempts: [],
   responses: new Map(),
-  files: new Map()
+  files: new Map(),
+  uploads: new Map()
 }
 
 /** A copy of `map` with `key` set; an existing key keeps its position. */

@@ -7,6 +7,7 @@ import { MemoryJobQueueLive } from "./memory-job-queue.ts"
 import { MemoryLedgerLive } from "./memory-ledger.ts"
 import { MemoryOutboxLive } from "./memory-outbox.ts"
 import { MemoryTemplateStoreLive } from "./memory-template-store.ts"
+import { MemoryUploadStoreLive } from "./memory-upload-store.ts"
 import { MemoryVideoStoreLive } from "./memory-video-store.ts"
 import { MemoryWorkspaceStoreLive } from "./memory-workspace-store.ts"
 
@@ -20,5 +21,6 @@ export const MemoryStoresLive = Layer.mergeAll(
   MemoryJobQueueLive,
   MemoryOutboxLive,
   MemoryIdempotencyStoreLive,
-  MemoryFileStoreLive
+  MemoryFileStoreLive,
+  MemoryUploadStoreLive
 ).pipe(Layer.provide(MemoryDatabaseLive))

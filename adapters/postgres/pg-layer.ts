@@ -10,6 +10,7 @@ import { PgLedgerLive } from "./pg-ledger.ts"
 import { PgOutboxLive } from "./pg-outbox.ts"
 import { PgTemplateStoreLive } from "./pg-template-store.ts"
 import { PgTransactorLive } from "./pg-transactor.ts"
+import { PgUploadStoreLive } from "./pg-upload-store.ts"
 import { PgVideoStoreLive } from "./pg-video-store.ts"
 import { PgWorkspaceStoreLive } from "./pg-workspace-store.ts"
 
@@ -37,5 +38,6 @@ export const PgStoresLive = (options: PgStoresOptions) =>
     PgJobQueueLive({ listenHeartbeat: options.listenHeartbeat }),
     PgOutboxLive,
     PgIdempotencyStoreLive,
-    PgFileStoreLive
+    PgFileStoreLive,
+    PgUploadStoreLive
   ).pipe(Layer.provideMerge(migratedClient(options)))

@@ -7,6 +7,7 @@ import { ledgerContract } from "./ledger.contract.ts"
 import { outboxContract } from "./outbox.contract.ts"
 import { templateStoreContract } from "./template-store.contract.ts"
 import { transactorContract } from "./transactor.contract.ts"
+import { uploadStoreContract } from "./upload-store.contract.ts"
 import { videoStoreContract } from "./video-store.contract.ts"
 import { workspaceStoreContract } from "./workspace-store.contract.ts"
 
@@ -18,4 +19,5 @@ jobQueueContract("memory", MemoryStoresLive)
 outboxContract("memory", MemoryStoresLive)
 idempotencyStoreContract("memory", MemoryStoresLive)
 fileStoreContract("memory", MemoryStoresLive)
+uploadStoreContract("memory", MemoryStoresLive)
 transactorContract("memory", MemoryStoresLive)

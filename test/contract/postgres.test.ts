@@ -20,6 +20,7 @@ import { VideoStore } from "../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../domain/ports/workspace-store.ts"
 import { PgTestStores, postgresSkipReason, testDatabase } from "../support/pg-test-db.ts"
 import { fileStoreContract } from "./file-store.contract.ts"
+import { uploadStoreContract } from "./upload-store.contract.ts"
 import { aVideo, anEntry } from "./fixtures.ts"
 import { idempotencyStoreContract } from "./idempotency-store.contract.ts"
 import { jobQueueContract } from "./job-queue.contract.ts"
@@ -71,6 +72,7 @@ if (skipReason !== undefined) {
   outboxContract("postgres", PgTestStores())
   idempotencyStoreContract("postgres", PgTestStores())
   fileStoreContract("postgres", PgTestStores())
+  uploadStoreContract("postgres", PgTestStores())
   transactorContract("postgres", PgTestStores())
 
   // Real time: notifications travel through the server, and the tests wait for them. Each test has a
@@ -239,7 +241,8 @@ if (skipReason !== undefined) {
         expect(yield* sql`SELECT migration_id, name FROM effect_sql_migrations ORDER BY migration_id`).toEqual([
           { migration_id: 1, name: "initial" },
           { migration_id: 2, name: "job_leases_index" },
-          { migration_id: 3, name: "video_projects" }
+          { migration_id: 3, name: "video_projects" },
+          { migration_id: 4, name: "uploads" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))

@@ -1,0 +1,34 @@
+import { Effect, Option, Schema } from "effect"
+import { FileStore } from "../../../domain/ports/file-store.ts"
+import { UploadStore } from "../../../domain/ports/upload-store.ts"
+import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
+import { fileUrl } from "../../kernel/links.ts"
+import { operation } from "../../kernel/operation.ts"
+import { ServiceConfig } from "../../kernel/service-config.ts"
+import { ListEnvelope, PageParams } from "../videos/list-envelope.ts"
+import { FileObject, presentUpload } from "./file-object.ts"
+
+export const listFiles = operation({
+  name: "listFiles",
+  summary: "List files",
+  description: "The workspace's uploaded pictures and clips, newest first.",
+  path: Schema.Struct({}),
+  payload: Schema.Struct(PageParams),
+  output: ListEnvelope(FileObject, "FileList"),
+  errors: [],
+  http: { method: "GET", path: "/v1/files" },
+  access: "workspace",
+  tool: null,
+  cli: "files",
+  idempotent: false,
+  handle: ({ cursor, limit }) =>
+    Effect.gen(function*() {
+      const workspace = yield* CurrentWorkspace
+      const { baseUrl } = yield* ServiceConfig
+      const page = yield* (yield* UploadStore).list({ workspaceId: workspace.id, limit, cursor })
+      const files = yield* FileStore
+      const data = yield* Effect.forEach(page.items, (upload) =>
+        Effect.map(files.get(upload.key), (file) => presentUpload(upload, fileUrl(baseUrl, Option.getOrThrow(file)))))
+      return { data, nextCursor: page.nextCursor }
+    }).pipe(Effect.withSpan("listFiles"))
+})
