@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark in sequence, then one table of all their figures.
-import { aiVideo } from "./ai-video.ts"
 import { captionRender } from "./caption-render.ts"
 import { report } from "./figures.ts"
+import { generatedVideo } from "./generated-video.ts"
 import { getVideoLoad } from "./get-video-load.ts"
 import { queueThroughput } from "./queue-throughput.ts"
 import { uploadMemory } from "./upload-memory.ts"
@@ -9,7 +9,7 @@ import { webhookThroughput } from "./webhook-throughput.ts"
 
 const figures = [
   ...(await captionRender()),
-  ...(await aiVideo()),
+  ...(await generatedVideo()),
   ...(await uploadMemory()),
   ...(await getVideoLoad()),
   ...(await queueThroughput()),

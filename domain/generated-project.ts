@@ -1,7 +1,8 @@
-// What a generated (AI) video is made of, kept so it can be rendered, or rendered again, later: the
-// narration, and one drawn picture per scene. Files are referenced by id; the timeline the renderer
+// What a generated video (AI or gameplay) is made of, kept so it can be rendered, or rendered again,
+// later: the narration, and its pictures (one drawn per scene, or gameplay footage). Files are referenced by id; the timeline the renderer
 // needs is built from this and the caption template at render time.
 import { Schema } from "effect"
+import { GameKind } from "./gameplay.ts"
 import { Motion } from "./timeline.ts"
 
 export const AspectRatio = Schema.Literal("9:16", "16:9", "1:1").annotations({
@@ -18,15 +19,36 @@ export const ProjectScene = Schema.Struct({
 })
 export type ProjectScene = typeof ProjectScene.Type
 
+/** An AI video's pictures: one drawn per scene, in an art style. */
+export const IllustratedVisuals = Schema.TaggedStruct("Illustrated", {
+  artStyleId: Schema.String,
+  scenes: Schema.Array(ProjectScene)
+})
+export type IllustratedVisuals = typeof IllustratedVisuals.Type
+
+/** Built-in footage: a mini-game played with the project's seed, made to the narration's length. */
+export const GameFootage = Schema.TaggedStruct("Game", { game: GameKind })
+/** A clip or gif the workspace uploaded (its key), looped to the narration's length. */
+export const UploadedFootage = Schema.TaggedStruct("Upload", { key: Schema.String })
+
+/** A gameplay video's picture: footage under the narration, with an optional picture or clip above it. */
+export const GameplayVisuals = Schema.TaggedStruct("Gameplay", {
+  footage: Schema.Union(GameFootage, UploadedFootage),
+  /** An upload's key shown in the top half (split screen); null = footage fills the frame. */
+  top: Schema.NullOr(Schema.String),
+  /** The made footage, once made (uploads are used as they are). */
+  footageFileId: Schema.NullOr(Schema.String)
+})
+export type GameplayVisuals = typeof GameplayVisuals.Type
+
 export const GeneratedProject = Schema.Struct({
   script: Schema.String,
   voiceId: Schema.String,
   aspectRatio: AspectRatio,
-  artStyleId: Schema.String,
-  /** Keeps a video's pictures the same when a crashed job draws them again. */
+  /** Keeps a video's pictures the same when a crashed job makes them again. */
   seed: Schema.Int,
   narrationFileId: Schema.NullOr(Schema.String),
-  scenes: Schema.Array(ProjectScene)
+  visuals: Schema.Union(IllustratedVisuals, GameplayVisuals)
 })
 export type GeneratedProject = typeof GeneratedProject.Type
 

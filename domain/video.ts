@@ -19,18 +19,20 @@ export const STEPS = [
   "speaking",
   "writing_scenes",
   "drawing",
+  "making_footage",
   "building_captions",
   "rendering",
   "completed"
 ] as const
 export const Step = Schema.Literal(...STEPS).annotations({
   description:
-    "Pipeline step. Caption videos: queued, fetching_source, probing, extracting_audio, transcribing, building_captions, rendering, completed. AI videos: queued, speaking, writing_scenes, drawing, building_captions, rendering, completed. A failed video keeps the step it failed in."
+    "Pipeline step. Caption videos: queued, fetching_source, probing, extracting_audio, transcribing, building_captions, rendering, completed. AI videos: queued, speaking, writing_scenes, drawing, building_captions, rendering, completed. Gameplay videos: queued, speaking, making_footage (built-in footage only), building_captions, rendering, completed. A failed video keeps the step it failed in."
 })
 export type Step = typeof Step.Type
 
-export const VideoKind = Schema.Literal("caption", "ai").annotations({
-  description: "What made the video: `caption` = a captioned spoken video; `ai` = a narrated, illustrated video made from a script."
+export const VideoKind = Schema.Literal("caption", "ai", "gameplay").annotations({
+  description:
+    "What made the video: `caption` = a captioned spoken video; `ai` = a narrated, illustrated video made from a script; `gameplay` = a script narrated over gameplay footage."
 })
 export type VideoKind = typeof VideoKind.Type
 

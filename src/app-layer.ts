@@ -1,6 +1,7 @@
 // Chooses the adapters. Nothing else in the code base decides which adapter serves a port.
 import { Config, Data, Effect, Layer, Option, Redacted } from "effect"
 import { AdminToken } from "../adapters/http/authentication.ts"
+import { CanvasFootageMakerLive } from "../adapters/gameplay/canvas-footage-maker.ts"
 import { IllustratorFromConfig } from "../adapters/imagery/illustrator-config.ts"
 import { FfmpegEngineLive } from "../adapters/media/ffmpeg-engine.ts"
 import { FfmpegTimelineRendererLive } from "../adapters/media/ffmpeg-timeline-renderer.ts"
@@ -28,6 +29,7 @@ const toolsLayer = (settings: AppSettings) =>
     FfmpegEngineLive,
     FfmpegTimelineRendererLive,
     IllustratorFromConfig,
+    CanvasFootageMakerLive,
     TranscriberFromConfig,
     SpeechEnginesLive,
     SourceFetcherLive.pipe(Layer.provide(OutboundClientLive)),

@@ -9,6 +9,7 @@ import { createAiVideo, createAiVideoV3 } from "./ops/ai-video/create-ai-video.t
 import { listArtStyles } from "./ops/art-styles/list-art-styles.ts"
 import { createCaptionVideo } from "./ops/caption-video/create-caption-video.ts"
 import { listFiles } from "./ops/files/list-files.ts"
+import { createGameplayVideo } from "./ops/gameplay-video/create-gameplay-video.ts"
 import { uploadFile } from "./ops/files/upload-file.ts"
 import { renderVideoOperation } from "./ops/render/render-video.ts"
 import { listVoices } from "./ops/speech/list-voices.ts"
@@ -25,6 +26,7 @@ export const catalogue = [
   createCaptionVideo,
   createAiVideo,
   createAiVideoV3,
+  createGameplayVideo,
   getVideo,
   listVideos,
   getVideoCaptions,

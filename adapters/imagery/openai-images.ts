@@ -5,6 +5,7 @@ import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import { Illustrator } from "../../domain/ports/illustrator.ts"
 import { encodeOpaquePng } from "./png-encoder.ts"
+import { requestProvider } from "../hosted/provider-request.ts"
 
 export interface OpenAiImagesConfig {
   /** e.g. https://api.openai.com; a trailing /v1 is accepted too. */
@@ -32,9 +33,6 @@ const ImagesResponse = Schema.parseJson(Schema.Struct({
 
 const ErrorBody = Schema.parseJson(Schema.Struct({ error: Schema.Struct({ message: Schema.String }) }))
 
-const endpoint = (baseUrl: string): string =>
-  `${baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/images/generations`
-
 /** Scales the picture to cover width x height and crops the overflow evenly; a transparent picture lands on black. */
 const fitPng = async (image: Buffer, width: number, height: number): Promise<Buffer> => {
   const picture = await loadImage(image)
@@ -57,48 +55,29 @@ export const OpenAiImagesLive = (config: OpenAiImagesConfig) =>
       name: "openai",
       illustrate: (request) =>
         Effect.gen(function*() {
-          const url = endpoint(config.baseUrl)
           const [w, h] = nearestImageSize(request.width, request.height)
-          const { body, response } = yield* Effect.tryPromise({
-            // The signal aborts the request when the timeout interrupts it.
-            try: async (signal) => {
-              const response = await fetch(url, {
-                method: "POST",
-                headers: {
-                  authorization: `Bearer ${Redacted.value(config.apiKey)}`,
-                  "content-type": "application/json"
-                },
-                body: JSON.stringify({
-                  model: config.model,
-                  prompt: `${request.prompt}, ${request.style.promptSuffix}`,
-                  size: `${w}x${h}`,
-                  n: 1,
-                  response_format: "b64_json"
-                }),
-                signal
+          const body = yield* requestProvider({
+            provider: "The image service",
+            baseUrl: config.baseUrl,
+            path: "/v1/images/generations",
+            action: "draw the picture",
+            init: {
+              method: "POST",
+              headers: { authorization: `Bearer ${Redacted.value(config.apiKey)}`, "content-type": "application/json" },
+              body: JSON.stringify({
+                model: config.model,
+                prompt: `${request.prompt}, ${request.style.promptSuffix}`,
+                size: `${w}x${h}`,
+                n: 1,
+                response_format: "b64_json"
               })
-              return { response, body: await response.text() }
             },
-            catch: (e) =>
-              new WorkFailed({
-                message: `The image service at ${url} could not be reached: ${
-                  e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : e
-                }`
-              })
-          })
-          if (!response.ok) {
-            const detail = Option.match(Schema.decodeUnknownOption(ErrorBody)(body), {
-              onSome: (parsed) => parsed.error.message,
-              onNone: () => body.slice(0, 300) || response.statusText
-            })
-            return yield* new WorkFailed({
-              message: `The image service refused to draw the picture (HTTP ${response.status}): ${detail}`
-            })
-          }
+            errorMessage: (text) => Option.map(Schema.decodeUnknownOption(ErrorBody)(text), (parsed) => parsed.error.message)
+          }).pipe(Effect.map((bytes) => bytes.toString("utf8")))
           const answer = yield* Schema.decodeUnknown(ImagesResponse)(body).pipe(
             Effect.mapError(() =>
               new WorkFailed({
-                message: `The image service at ${url} returned no image: it must answer data[0].b64_json ` +
+                message: `The image service at ${config.baseUrl} returned no image: it must answer data[0].b64_json ` +
                   `for response_format=b64_json.`
               })
             )

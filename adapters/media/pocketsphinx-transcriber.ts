@@ -11,6 +11,7 @@ import { pipeline } from "node:stream/promises"
 import type { TimedWord } from "../../domain/captions.ts"
 import { WorkFailed } from "../../domain/errors.ts"
 import { Transcriber, type TranscriberShape } from "../../domain/ports/transcriber.ts"
+import { pcmWavHeader } from "./wav-file.ts"
 
 export interface PocketsphinxOptions {
   readonly binary: string
@@ -159,24 +160,6 @@ const chunksOf = (path: string, layout: PcmLayout, options: PocketsphinxOptions)
     return bounds.slice(1).map((end, i) => ({ start: bounds[i]!, end })).filter((chunk) => chunk.end > chunk.start)
   })
 
-/** The canonical 44-byte header pocketsphinx expects: it skips exactly 44 bytes of a `.wav` file. */
-const wavHeader = (samples: number): Buffer => {
-  const header = Buffer.alloc(44)
-  header.write("RIFF", 0, "latin1")
-  header.writeUInt32LE(36 + samples * 2, 4)
-  header.write("WAVEfmt ", 8, "latin1")
-  header.writeUInt32LE(16, 16)
-  header.writeUInt16LE(1, 20)
-  header.writeUInt16LE(1, 22)
-  header.writeUInt32LE(SAMPLE_RATE, 24)
-  header.writeUInt32LE(SAMPLE_RATE * 2, 28)
-  header.writeUInt16LE(2, 32)
-  header.writeUInt16LE(16, 34)
-  header.write("data", 36, "latin1")
-  header.writeUInt32LE(samples * 2, 40)
-  return header
-}
-
 /**
  * Copies one range of samples into a WAV of its own: pocketsphinx reads only files, and the
  * /dev/stdin it could read instead cannot be opened on the socket Node gives a child as stdin.
@@ -185,7 +168,7 @@ const writeChunk = (source: string, layout: PcmLayout, chunk: Chunk, target: str
   Effect.promise(() =>
     pipeline(
       async function*() {
-        yield wavHeader(chunk.end - chunk.start)
+        yield pcmWavHeader(chunk.end - chunk.start, SAMPLE_RATE)
         yield* createReadStream(source, {
           start: layout.dataOffset + chunk.start * 2,
           end: layout.dataOffset + chunk.end * 2 - 1

@@ -5,7 +5,8 @@ import { Effect, Option, Redacted, Schema } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import type { EngineVoice, SpeechEngineShape } from "../../domain/ports/speech-engine.ts"
 import { alignSpokenWords, type SpokenToken } from "../../domain/spoken-words.ts"
-import { requestProvider } from "./provider-request.ts"
+import { requestProvider } from "../hosted/provider-request.ts"
+import { pcmWavHeader } from "../media/wav-file.ts"
 
 export interface ElevenLabsConfig {
   /** e.g. https://api.elevenlabs.io; a trailing /v1 is accepted too. */
@@ -48,23 +49,6 @@ const ErrorBody = Schema.parseJson(Schema.Struct({
 
 const errorMessage = (body: string): Option.Option<string> =>
   Option.map(Schema.decodeUnknownOption(ErrorBody)(body), ({ detail }) => typeof detail === "string" ? detail : detail.message)
-
-const wavHeader = (dataBytes: number): Buffer => {
-  const header = Buffer.alloc(44)
-  header.write("RIFF", 0, "ascii")
-  header.writeUInt32LE(36 + dataBytes, 4)
-  header.write("WAVEfmt ", 8, "ascii")
-  header.writeUInt32LE(16, 16)
-  header.writeUInt16LE(1, 20) // PCM
-  header.writeUInt16LE(1, 22) // mono
-  header.writeUInt32LE(SAMPLE_RATE, 24)
-  header.writeUInt32LE(SAMPLE_RATE * 2, 28)
-  header.writeUInt16LE(2, 32)
-  header.writeUInt16LE(16, 34)
-  header.write("data", 36, "ascii")
-  header.writeUInt32LE(dataBytes, 40)
-  return header
-}
 
 /** The characters between whitespace make a token: from its first character's start to its last's end. */
 const tokensOfAlignment = (alignment: typeof Alignment.Type): ReadonlyArray<SpokenToken> => {
@@ -134,7 +118,7 @@ export const makeElevenLabsSpeechEngine = (config: ElevenLabsConfig): Effect.Eff
         const pcm = Buffer.from(speech.audio_base64, "base64")
         const samples = pcm.subarray(0, pcm.length - (pcm.length % 2))
         yield* Effect.tryPromise({
-          try: () => writeFile(outputWav, Buffer.concat([wavHeader(samples.length), samples])),
+          try: () => writeFile(outputWav, Buffer.concat([pcmWavHeader(samples.length / 2, SAMPLE_RATE), samples])),
           catch: (error) => new WorkFailed({ message: `The speech could not be saved: ${String(error)}` })
         })
         const durationSeconds = samples.length / 2 / SAMPLE_RATE

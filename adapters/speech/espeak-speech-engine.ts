@@ -7,6 +7,7 @@ import { Effect } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import type { EngineVoice, SpeechEngineShape, VoiceGender } from "../../domain/ports/speech-engine.ts"
 import { fillWordTimes, type TextWord, textWords, type WordMark, wordIndexAt } from "../../domain/spoken-words.ts"
+import { pcmWavHeader } from "../media/wav-file.ts"
 
 interface EspeakVoice extends EngineVoice {
   /** eSpeak's identifier, with `+variant` for a female or male variant. */
@@ -139,29 +140,11 @@ const wordMarks = (text: string, words: ReadonlyArray<TextWord>, events: Readonl
   return marks
 }
 
-/** A canonical 44-byte RIFF header for mono 16-bit PCM. */
-const wavHeader = (samples: number, sampleRate: number): Buffer => {
-  const header = Buffer.alloc(44)
-  header.write("RIFF", 0, "latin1")
-  header.writeUInt32LE(36 + samples * 2, 4)
-  header.write("WAVEfmt ", 8, "latin1")
-  header.writeUInt32LE(16, 16)
-  header.writeUInt16LE(1, 20)
-  header.writeUInt16LE(1, 22)
-  header.writeUInt32LE(sampleRate, 24)
-  header.writeUInt32LE(sampleRate * 2, 28)
-  header.writeUInt16LE(2, 32)
-  header.writeUInt16LE(16, 34)
-  header.write("data", 36, "latin1")
-  header.writeUInt32LE(samples * 2, 40)
-  return header
-}
-
 const writeWav = (path: string, synthesis: Synthesis) => {
   const pcm = Buffer.alloc(synthesis.samples.length * 2)
   synthesis.samples.forEach((sample, i) => pcm.writeInt16LE(sample, i * 2))
   return Effect.tryPromise({
-    try: () => writeFile(path, Buffer.concat([wavHeader(synthesis.samples.length, synthesis.sampleRate), pcm])),
+    try: () => writeFile(path, Buffer.concat([pcmWavHeader(synthesis.samples.length, synthesis.sampleRate), pcm])),
     catch: (error) => failed(`Could not write the speech to ${path}: ${error instanceof Error ? error.message : String(error)}`)
   })
 }

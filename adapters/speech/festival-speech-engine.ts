@@ -8,7 +8,7 @@ import { promisify } from "node:util"
 import { WorkFailed } from "../../domain/errors.ts"
 import type { EngineVoice, SpeechEngineShape } from "../../domain/ports/speech-engine.ts"
 import { alignSpokenWords, type SpokenToken } from "../../domain/spoken-words.ts"
-import { readWavInfo } from "./wav-file.ts"
+import { readWavInfo } from "../media/wav-file.ts"
 
 const run = promisify(execFile)
 

@@ -6,7 +6,7 @@ import { Effect, Option, Redacted, Schema } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import type { EngineVoice, SpeechEngineShape, VoiceGender } from "../../domain/ports/speech-engine.ts"
 import { alignSpokenWords } from "../../domain/spoken-words.ts"
-import { requestProvider } from "./provider-request.ts"
+import { requestProvider } from "../hosted/provider-request.ts"
 
 export interface OpenAiSpeechConfig {
   /** e.g. https://api.openai.com; a trailing /v1 is accepted too. */

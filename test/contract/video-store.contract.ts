@@ -136,14 +136,21 @@ export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore,
           script: "One. Two.",
           voiceId: "festival-slt",
           aspectRatio: "9:16",
-          artStyleId: "watercolor",
           seed: 42,
           narrationFileId: null,
-          scenes: [{ text: "One.", startSeconds: 0, durationSeconds: 1.5, imageFileId: null, motion: "zoom-in" }]
+          visuals: {
+            _tag: "Illustrated",
+            artStyleId: "watercolor",
+            scenes: [{ text: "One.", startSeconds: 0, durationSeconds: 1.5, imageFileId: null, motion: "zoom-in" }]
+          }
         }
         yield* store.saveProject(video.id, project)
         expect(Option.getOrThrow(yield* store.getProject(video.id))).toEqual(project)
-        const drawn = { ...project, narrationFileId: "f1", scenes: [{ ...project.scenes[0]!, imageFileId: "f2" }] }
+        const drawn: GeneratedProject = {
+          ...project,
+          narrationFileId: "f1",
+          visuals: { _tag: "Gameplay", footage: { _tag: "Game", game: "runner" }, top: null, footageFileId: "f2" }
+        }
         yield* store.saveProject(video.id, drawn)
         expect(Option.getOrThrow(yield* store.getProject(video.id))).toEqual(drawn)
       }))

@@ -80,7 +80,8 @@ describe("AI videos", () => {
     expect(video.videoUrl).toBeUndefined()
     const project = await app.runtime.runPromise(Effect.flatMap(VideoStore, (s) => s.getProject(created.body.id)))
     expect(project._tag).toBe("Some")
-    const scenes = project._tag === "Some" ? project.value.scenes : []
+    const visuals = project._tag === "Some" ? project.value.visuals : undefined
+    const scenes = visuals?._tag === "Illustrated" ? visuals.scenes : []
     expect(scenes.length).toBeGreaterThanOrEqual(1)
     expect(scenes.every((s) => s.imageFileId !== null)).toBe(true)
     expect(scenes.reduce((sum, s) => sum + s.durationSeconds, 0)).toBeCloseTo(video.duration, 2)

@@ -1,8 +1,6 @@
 // POST /v1/caption-videos, tool create_caption_video: records the video and queues its
 // generation in one transaction, then answers at once with status `processing`.
 import { Clock, Effect, Schema } from "effect"
-import { canRender } from "../../../domain/plans.ts"
-import { PlanForbids } from "../../../domain/errors.ts"
 import { BlobStore } from "../../../domain/ports/blob-store.ts"
 import { FileStore } from "../../../domain/ports/file-store.ts"
 import { JobQueue } from "../../../domain/ports/job-queue.ts"
@@ -18,6 +16,7 @@ import { operation } from "../../kernel/operation.ts"
 import { newId, randomToken } from "../../kernel/secrets.ts"
 import { ServiceConfig } from "../../kernel/service-config.ts"
 import { resolveTemplate } from "../caption-templates/resolve-template.ts"
+import { requireRenderAllowed } from "../render/require-render-allowed.ts"
 import { storeFile } from "../media/store-file.ts"
 
 export const CaptionVideoFields = {
@@ -53,12 +52,7 @@ export const startCaptionVideo = (request: CaptionVideoRequest) =>
   Effect.gen(function*() {
     const workspace = yield* CurrentWorkspace
     const template = yield* resolveTemplate(workspace, request.templateId)
-    if (request.render !== undefined && !canRender(workspace.plan, workspace.byok)) {
-      return yield* new PlanForbids({
-        plan: workspace.plan,
-        message: "Rendering an mp4 needs a paid plan (or BYOK). Leave out `render` to get an editable project."
-      })
-    }
+    yield* requireRenderAllowed(workspace, request.render)
     const { baseUrl } = yield* ServiceConfig
     const at = new Date(yield* Clock.currentTimeMillis).toISOString()
     const source = request.source._tag === "Url"

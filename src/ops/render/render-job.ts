@@ -10,6 +10,7 @@ import type { Ledger } from "../../../domain/ports/ledger.ts"
 import { MediaEngine } from "../../../domain/ports/media-engine.ts"
 import type { TemplateStore } from "../../../domain/ports/template-store.ts"
 import { TimelineRenderer } from "../../../domain/ports/timeline-renderer.ts"
+import type { UploadStore } from "../../../domain/ports/upload-store.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { renderCredits } from "../../../domain/pricing.ts"
@@ -85,12 +86,11 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
         })
         : Effect.flatMap(
           generatedTimeline({
+            video,
             project: yield* videos.getProject(videoId).pipe(Effect.map(Option.getOrThrow)),
             words,
             captions: { pages, style },
             options,
-            width,
-            height,
             dir
           }),
           (timeline) => Effect.flatMap(TimelineRenderer, (renderer) => renderer.render({ timeline, output, workDir: `${dir}/timeline`, onProgress }))
@@ -113,6 +113,7 @@ export const renderJob: JobHandler<
   | MediaEngine
   | TemplateStore
   | TimelineRenderer
+  | UploadStore
   | VideoStore
   | WorkspaceStore
   | VideoEventServices

@@ -1,4 +1,5 @@
-// Reads what the speech adapters need from a RIFF WAV header: the PCM layout and the duration.
+// RIFF WAV for the speech and recognition adapters: reading the PCM layout and duration of a header,
+// and writing the plain header of mono 16-bit PCM.
 import { open } from "node:fs/promises"
 
 export interface WavInfo {
@@ -38,4 +39,22 @@ export const readWavInfo = async (path: string): Promise<WavInfo> => {
   } finally {
     await file.close()
   }
+}
+
+/** The canonical 44-byte RIFF header of mono 16-bit PCM (pocketsphinx skips exactly 44 bytes of a `.wav`). */
+export const pcmWavHeader = (samples: number, sampleRate: number): Buffer => {
+  const header = Buffer.alloc(44)
+  header.write("RIFF", 0, "latin1")
+  header.writeUInt32LE(36 + samples * 2, 4)
+  header.write("WAVEfmt ", 8, "latin1")
+  header.writeUInt32LE(16, 16)
+  header.writeUInt16LE(1, 20)
+  header.writeUInt16LE(1, 22)
+  header.writeUInt32LE(sampleRate, 24)
+  header.writeUInt32LE(sampleRate * 2, 28)
+  header.writeUInt16LE(2, 32)
+  header.writeUInt16LE(16, 34)
+  header.write("data", 36, "latin1")
+  header.writeUInt32LE(samples * 2, 40)
+  return header
 }

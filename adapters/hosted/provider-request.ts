@@ -1,4 +1,4 @@
-// One call to a hosted speech provider's HTTP API, failing with what a person can act on: the
+// One call to a hosted provider's HTTP API, failing with what a person can act on: the
 // provider's own message when it refuses, the base URL when it cannot be reached, a time limit.
 import { Effect, Option } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
@@ -17,7 +17,7 @@ export interface ProviderRequest {
   readonly errorMessage: (body: string) => Option.Option<string>
 }
 
-/** Several minutes of speech take a provider well under a minute; this only catches a hung call. */
+/** Several minutes of speech, or a large picture, take a provider well under a minute; this only catches a hung call. */
 const TIMEOUT = "5 minutes"
 
 const endpoint = (baseUrl: string, path: string): string => `${baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}${path}`

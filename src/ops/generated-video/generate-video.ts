@@ -1,0 +1,88 @@
+// The pipeline of a video made from a script (AI or gameplay) up to an editable project: speak the
+// script, then make its pictures (scenes drawn in an art style, or gameplay footage), keeping it all
+// in the project. Every step saves what it made, so a retried job after a crash picks up where it stopped.
+import { Effect, Option, Schema } from "effect"
+import { WorkFailed } from "../../../domain/errors.ts"
+import type { BlobStore } from "../../../domain/ports/blob-store.ts"
+import type { FileStore } from "../../../domain/ports/file-store.ts"
+import type { FootageMaker } from "../../../domain/ports/footage-maker.ts"
+import type { Illustrator } from "../../../domain/ports/illustrator.ts"
+import type { Job } from "../../../domain/ports/job-queue.ts"
+import type { Ledger } from "../../../domain/ports/ledger.ts"
+import type { MediaEngine } from "../../../domain/ports/media-engine.ts"
+import type { SpeechEngines } from "../../../domain/ports/speech-engine.ts"
+import { VideoStore } from "../../../domain/ports/video-store.ts"
+import type { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
+import { Done, type JobHandler } from "../../kernel/job-runner.ts"
+import { GENERATE_VIDEO } from "../../kernel/job-kinds.ts"
+import type { ServiceConfig } from "../../kernel/service-config.ts"
+import { applyVideoEvent, failVideo, type VideoEventServices } from "../../kernel/video-events.ts"
+import { step } from "../caption-video/generate-captions.ts"
+import { withScratchDir } from "../media/scratch.ts"
+import { drawScenes, writeScenes } from "./illustrate-scenes.ts"
+import { makeFootage } from "./make-footage.ts"
+import { narrate } from "./narrate.ts"
+
+const Payload = Schema.Struct({ videoId: Schema.String })
+
+export const generateVideo = (videoId: string) =>
+  withScratchDir(videoId, (dir) =>
+    Effect.gen(function*() {
+      const videos = yield* VideoStore
+      const initial = yield* videos.getById(videoId).pipe(Effect.map(Option.getOrThrow))
+      if (initial.status !== "processing" || initial.generated) return
+      const saved = yield* videos.getProject(videoId).pipe(Effect.map(Option.getOrThrow))
+      const project = saved.narrationFileId === null
+        ? yield* step(initial, "speaking", narrate(initial, saved, dir))
+        : saved
+      const { visuals } = project
+      switch (visuals._tag) {
+        case "Illustrated": {
+          const written = visuals.scenes.length === 0
+            ? yield* step(initial, "writing_scenes", writeScenes(initial, project, visuals))
+            : visuals
+          yield* step(initial, "drawing", drawScenes(initial, project, written, dir))
+          break
+        }
+        case "Gameplay":
+          if (visuals.footageFileId === null && visuals.footage._tag === "Game") {
+            yield* step(initial, "making_footage", makeFootage(initial, { ...project, visuals }, visuals.footage.game, dir))
+          }
+          break
+      }
+      // Captions are laid out from the saved words at render time, in the template chosen then.
+      yield* step(initial, "building_captions", Effect.void)
+      yield* applyVideoEvent(videoId, (at) => ({ _tag: "Generated", at }))
+    }))
+
+export const generateVideoJob: JobHandler<
+  | BlobStore
+  | FileStore
+  | FootageMaker
+  | Illustrator
+  | Ledger
+  | MediaEngine
+  | SpeechEngines
+  | VideoStore
+  | WorkspaceStore
+  | VideoEventServices
+  | ServiceConfig
+> = {
+  kind: GENERATE_VIDEO,
+  lane: "media",
+  run: (job: Job) =>
+    Schema.decodeUnknown(Payload)(job.payload).pipe(
+      Effect.orDie,
+      Effect.flatMap(({ videoId }) =>
+        generateVideo(videoId).pipe(Effect.catchTag("WorkFailed", (failure) => failVideo(videoId, failure)))
+      ),
+      Effect.as(Done)
+    ),
+  onDead: (job, error) =>
+    Schema.decodeUnknown(Payload)(job.payload).pipe(
+      Effect.flatMap(({ videoId }) =>
+        failVideo(videoId, new WorkFailed({ message: `Generating the video stopped after repeated internal errors (${error.slice(0, 200)}). Credits were refunded; create it again.` }))
+      ),
+      Effect.orDie
+    )
+}

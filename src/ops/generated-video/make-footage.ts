@@ -1,0 +1,43 @@
+// A gameplay video's built-in footage: the seeded mini-game played for as long as the video lasts,
+// stored once (a retried job finds it made).
+import { Effect, Option } from "effect"
+import type { GameKind } from "../../../domain/gameplay.ts"
+import type { GameplayVisuals, GeneratedProject } from "../../../domain/generated-project.ts"
+import { FootageMaker } from "../../../domain/ports/footage-maker.ts"
+import { VideoStore } from "../../../domain/ports/video-store.ts"
+import type { VideoRecord } from "../../../domain/video.ts"
+import { storeFile } from "../media/store-file.ts"
+import { workspaceOf } from "./narrate.ts"
+
+/** Footage is made at 30 fps: a 60 fps render repeats each frame, which a mini-game never shows. */
+const FOOTAGE_FRAME_RATE = 30
+/**
+ * Footage is made at half the video's size: the games draw at about that size anyway, and the render
+ * scales it up under the captions, so a full-size intermediate would only cost encoding time.
+ */
+const FOOTAGE_SCALE = 0.5
+
+const evenPixels = (n: number): number => Math.max(2, Math.round((n * FOOTAGE_SCALE) / 2) * 2)
+
+export const makeFootage = (
+  video: VideoRecord,
+  project: GeneratedProject & { readonly visuals: GameplayVisuals },
+  game: GameKind,
+  dir: string
+) =>
+  Effect.gen(function*() {
+    const videos = yield* VideoStore
+    const length = (yield* videos.getById(video.id).pipe(Effect.map(Option.getOrThrow))).durationSeconds ?? 0
+    const output = `${dir}/footage.mp4`
+    yield* (yield* FootageMaker).make({
+      game,
+      seed: project.seed,
+      seconds: length,
+      width: evenPixels(video.width ?? 1080),
+      height: evenPixels(video.height ?? 1920),
+      frameRate: FOOTAGE_FRAME_RATE,
+      outputMp4: output
+    })
+    const file = yield* storeFile(yield* workspaceOf(video), { path: output, name: `${game}.mp4`, contentType: "video/mp4" })
+    yield* videos.saveProject(video.id, { ...project, visuals: { ...project.visuals, footageFileId: file.id } })
+  })

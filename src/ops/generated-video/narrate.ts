@@ -1,0 +1,42 @@
+// Speaking a generated video's script: the narration is charged per started minute, stored as MP3,
+// its word times saved for the captions, and the video's length recorded (narration plus a short tail).
+import { Effect, Option } from "effect"
+import { WorkFailed } from "../../../domain/errors.ts"
+import type { GeneratedProject } from "../../../domain/generated-project.ts"
+import { MediaEngine } from "../../../domain/ports/media-engine.ts"
+import { VideoStore } from "../../../domain/ports/video-store.ts"
+import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
+import { speechCredits } from "../../../domain/pricing.ts"
+import { NARRATION_TAIL_SECONDS } from "../../../domain/timeline.ts"
+import type { VideoRecord } from "../../../domain/video.ts"
+import { applyVideoEvent } from "../../kernel/video-events.ts"
+import { chargeWork } from "../credits/charge-work.ts"
+import { storeFile } from "../media/store-file.ts"
+import { chooseVoice } from "../speech/voices.ts"
+
+export const workspaceOf = (video: VideoRecord) =>
+  Effect.flatMap(WorkspaceStore, (store) => store.get(video.workspaceId)).pipe(Effect.map(Option.getOrThrow))
+
+/** Speaks the script, charges it, and stores the narration and its word times. */
+export const narrate = (video: VideoRecord, project: GeneratedProject, dir: string) =>
+  Effect.gen(function*() {
+    const { engine, voice } = yield* chooseVoice(project.voiceId).pipe(
+      Effect.mapError((e) => new WorkFailed({ message: `The voice ${project.voiceId} is no longer offered by this server: ${e.message}` }))
+    )
+    const wav = `${dir}/narration.wav`
+    const spoken = yield* engine.speak({ text: project.script, voiceId: voice.id, outputWav: wav })
+    yield* chargeWork(video, "speech", speechCredits(spoken.durationSeconds), (required, balance) =>
+      `Speaking the script needs ${required} credits; the workspace has ${balance}. Top up credits and create the video again.`)
+    yield* (yield* MediaEngine).encodeMp3(wav, `${dir}/narration.mp3`)
+    const file = yield* storeFile(yield* workspaceOf(video), { path: `${dir}/narration.mp3`, name: "narration.mp3", contentType: "audio/mpeg" })
+    const videos = yield* VideoStore
+    yield* videos.saveWords(video.id, spoken.words)
+    const narrated = { ...project, narrationFileId: file.id }
+    yield* videos.saveProject(video.id, narrated)
+    yield* applyVideoEvent(video.id, (at) => ({
+      _tag: "SourceProbed",
+      facts: { durationSeconds: spoken.durationSeconds + NARRATION_TAIL_SECONDS, width: video.width ?? 0, height: video.height ?? 0 },
+      at
+    }))
+    return narrated
+  })
