@@ -2,8 +2,10 @@
 // later: the narration, and its pictures (one drawn per scene, or gameplay footage). Files are referenced by id; the timeline the renderer
 // needs is built from this and the caption template at render time.
 import { Schema } from "effect"
+import type { CaptionStyle } from "./captions.ts"
 import { GameKind } from "./gameplay.ts"
 import { Motion } from "./timeline.ts"
+import type { VideoKind } from "./video.ts"
 
 export const AspectRatio = Schema.Literal("9:16", "16:9", "1:1").annotations({
   description: "Frame shape: `9:16` 1080x1920 (default, for shorts and reels), `16:9` 1920x1080, `1:1` 1080x1080."
@@ -58,3 +60,21 @@ export const sceneCountFor = (narrationSeconds: number): number => Math.min(12, 
 /** Alternating Ken Burns moves, so consecutive scenes never move the same way. */
 const MOTIONS = ["zoom-in", "pan-left", "zoom-out", "pan-right"] as const
 export const motionOfScene = (index: number): Motion => MOTIONS[index % MOTIONS.length]!
+
+/** Gameplay captions sit in the middle of the frame, at least this large (a share of its height). */
+const GAMEPLAY_FONT_RATIO = 0.06
+
+/**
+ * The caption style a video of this kind is rendered with: gameplay videos show the template's
+ * captions big and centred, with fewer characters a line so the larger words still fit.
+ */
+export const captionStyleFor = (kind: VideoKind, style: CaptionStyle): CaptionStyle => {
+  if (kind !== "gameplay") return style
+  const fontSizeRatio = Math.max(style.fontSizeRatio, GAMEPLAY_FONT_RATIO)
+  return {
+    ...style,
+    position: "middle",
+    fontSizeRatio,
+    maxCharsPerLine: Math.max(8, Math.floor((style.maxCharsPerLine * style.fontSizeRatio) / fontSizeRatio))
+  }
+}

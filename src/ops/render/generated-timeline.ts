@@ -1,7 +1,7 @@
 // A generated video's project as a timeline the renderer can encode, with its stored files copied to
 // the scratch folder: an AI video is one image scene per drawn picture (each fading into the next);
 // a gameplay video is one scene of looping footage, under a picture or clip in split screen when one
-// was chosen, with its captions big and centred.
+// was chosen.
 import { Effect, Option } from "effect"
 import type { CaptionPage, CaptionStyle, TimedWord } from "../../../domain/captions.ts"
 import type { GameplayVisuals, GeneratedProject, IllustratedVisuals } from "../../../domain/generated-project.ts"
@@ -10,9 +10,6 @@ import type { RenderOptions } from "../../../domain/rules.ts"
 import type { PlainVisual, Scene, Timeline } from "../../../domain/timeline.ts"
 import type { VideoRecord } from "../../../domain/video.ts"
 import { localFile } from "../media/scratch.ts"
-
-/** Gameplay captions sit in the middle of the frame, at least this large (a share of its height). */
-const GAMEPLAY_FONT_RATIO = 0.06
 
 const notGenerated = Effect.dieMessage("the project was rendered before it was generated")
 
@@ -71,9 +68,6 @@ export const generatedTimeline = (input: {
     const scenes = visuals._tag === "Illustrated"
       ? yield* illustratedScenes(visuals, dir)
       : yield* gameplayScenes(video, visuals, dir)
-    const style: CaptionStyle = visuals._tag === "Gameplay"
-      ? { ...input.captions.style, position: "middle", fontSizeRatio: Math.max(input.captions.style.fontSizeRatio, GAMEPLAY_FONT_RATIO) }
-      : input.captions.style
     const timeline: Timeline = {
       width: video.width ?? 1080,
       height: video.height ?? 1920,
@@ -82,7 +76,7 @@ export const generatedTimeline = (input: {
       background: "#000000",
       scenes,
       narration: { path: narration, words: input.words },
-      captions: { pages: input.captions.pages, style },
+      captions: input.captions,
       music: null
     }
     return timeline

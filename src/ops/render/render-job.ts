@@ -13,6 +13,7 @@ import { TimelineRenderer } from "../../../domain/ports/timeline-renderer.ts"
 import type { UploadStore } from "../../../domain/ports/upload-store.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
+import { captionStyleFor } from "../../../domain/generated-project.ts"
 import { renderCredits } from "../../../domain/pricing.ts"
 import { RenderOptions } from "../../../domain/rules.ts"
 import { type VideoRecord, workKey } from "../../../domain/video.ts"
@@ -62,7 +63,7 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
       yield* chargeWork(video, "render", renderCredits(durationSeconds, options.frameRate), (required, balance) =>
         `Rendering needs ${required} credits; the workspace has ${balance}. Top up credits, then call the render operation again.`)
       const words = yield* videos.getWords(videoId).pipe(Effect.map(Option.getOrElse(() => [])))
-      const { style } = yield* templateForRender(video.workspaceId, video.templateId)
+      const style = captionStyleFor(video.kind, (yield* templateForRender(video.workspaceId, video.templateId)).style)
       const pages = layoutCaptions(words, layoutRulesOf(style))
       const media = yield* MediaEngine
       const output = `${dir}/video.mp4`
