@@ -106,6 +106,10 @@ describe("AI videos", () => {
     const { token } = await app.createWorkspace({ credits: 1000 })
     const styles = await call(app.baseUrl, "/v1/art-styles", { token })
     expect(styles.body.data.length).toBeGreaterThanOrEqual(8)
+    const preview = await fetch(styles.body.data[0].preview)
+    expect(preview.headers.get("content-type")).toBe("image/png")
+    expect((await preview.arrayBuffer()).byteLength).toBeGreaterThan(10_000)
+    expect((await fetch(`${app.baseUrl}/art-styles/cubism/preview.png`)).status).toBe(404)
     const created = await call(app.baseUrl, "/v1/ai-videos/v3", {
       token,
       json: { script: SCRIPT, artStyleId: "pixel-art", aspectRatio: "1:1", render: { format: "greenscreen" } }

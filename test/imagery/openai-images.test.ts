@@ -1,7 +1,6 @@
 // The OpenAI images adapter against a local stand-in that speaks the documented /v1/images/generations shapes.
 import { mkdtemp, readFile, rm } from "node:fs/promises"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createCanvas, loadImage } from "@napi-rs/canvas"
@@ -11,6 +10,7 @@ import { OpenAiImagesLive, type OpenAiImagesConfig } from "../../adapters/imager
 import { ART_STYLES } from "../../domain/art-styles.ts"
 import { WorkFailed } from "../../domain/errors.ts"
 import { Illustrator } from "../../domain/ports/illustrator.ts"
+import { type StandIn, answerJson, openAiInvalidKey, startStandIn } from "../support/stand-in.ts"
 
 const KEY = "sk-test-key"
 const style = ART_STYLES.find((s) => s.id === "watercolor")!
@@ -34,24 +34,12 @@ const picture = (size: string) => {
   return canvas.toBuffer("image/png").toString("base64")
 }
 
-const standIn = async (req: IncomingMessage, res: ServerResponse) => {
-  const chunks: Array<Buffer> = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  const json = (status: number, body: unknown) => {
-    res.writeHead(status, { "content-type": "application/json" })
-    res.end(JSON.stringify(body))
-  }
+const standIn = async (req: IncomingMessage, requestBody: Buffer, res: ServerResponse) => {
+  const json = (status: number, body: unknown) => answerJson(res, status, body)
   if (req.headers.authorization !== `Bearer ${KEY}`) {
-    return json(401, {
-      error: {
-        message: "Incorrect API key provided: wr***ey. You can find your API key at https://platform.openai.com/account/api-keys.",
-        type: "invalid_request_error",
-        param: null,
-        code: "invalid_api_key"
-      }
-    })
+    return json(401, openAiInvalidKey)
   }
-  const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>
+  const body = JSON.parse(requestBody.toString("utf8")) as Record<string, unknown>
   received.push({ path: req.url ?? "", contentType: req.headers["content-type"] ?? "", body })
   if (body.response_format !== "b64_json" || typeof body.size !== "string") {
     return json(400, { error: { message: "Unsupported request", type: "invalid_request_error" } })
@@ -59,20 +47,18 @@ const standIn = async (req: IncomingMessage, res: ServerResponse) => {
   json(200, { created: 1700000000, data: [{ b64_json: picture(body.size), revised_prompt: String(body.prompt) }] })
 }
 
-let server: Server
+let server: StandIn
 let baseUrl = ""
 let dir = ""
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "openai-images-"))
-  server = createServer((req, res) => void standIn(req, res))
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  server = await startStandIn(standIn)
+  baseUrl = server.baseUrl
 })
 
 afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise((resolve) => server.close(resolve))
+  await server.close()
   await rm(dir, { recursive: true, force: true })
 })
 

@@ -1,7 +1,6 @@
 import { execFile } from "node:child_process"
 import { mkdtemp, rm, stat } from "node:fs/promises"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -10,6 +9,7 @@ import { Effect, Fiber, TestClock } from "effect"
 import { OpenAiTranscriberLive, type OpenAiConfig } from "../../adapters/media/openai-transcriber.ts"
 import { WorkFailed } from "../../domain/errors.ts"
 import { Transcriber } from "../../domain/ports/transcriber.ts"
+import { type StandIn, answerJson, startStandIn, unreachableUrl } from "../support/stand-in.ts"
 
 const run = promisify(execFile)
 const KEY = "sk-test-key"
@@ -26,13 +26,8 @@ let received: Array<Received> = []
 let requestArrived: () => void = () => {}
 
 /** Speaks the documented shapes of OpenAI's transcription endpoint. */
-const standIn = async (req: IncomingMessage, res: ServerResponse) => {
-  const chunks: Array<Buffer> = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  const json = (status: number, body: unknown) => {
-    res.writeHead(status, { "content-type": "application/json" })
-    res.end(JSON.stringify(body))
-  }
+const standIn = async (req: IncomingMessage, requestBody: Buffer, res: ServerResponse) => {
+  const json = (status: number, body: unknown) => answerJson(res, status, body)
   if (req.headers.authorization !== `Bearer ${KEY}`) {
     return json(401, {
       error: {
@@ -43,7 +38,7 @@ const standIn = async (req: IncomingMessage, res: ServerResponse) => {
       }
     })
   }
-  const form = await new Response(Buffer.concat(chunks), {
+  const form = await new Response(requestBody, {
     headers: { "content-type": req.headers["content-type"] ?? "" }
   }).formData()
   const file = form.get("file")
@@ -65,7 +60,7 @@ const standIn = async (req: IncomingMessage, res: ServerResponse) => {
   })
 }
 
-let server: Server
+let server: StandIn
 let baseUrl = ""
 let dir = ""
 let wav = ""
@@ -74,14 +69,12 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "openai-"))
   wav = join(dir, "audio.wav")
   await run("ffmpeg", ["-nostdin", "-y", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=300:duration=1", "-ar", "16000", "-ac", "1", "-c:a", "pcm_s16le", wav])
-  server = createServer((req, res) => void standIn(req, res))
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  server = await startStandIn(standIn)
+  baseUrl = server.baseUrl
 })
 
 afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise((resolve) => server.close(resolve))
+  await server.close()
   await rm(dir, { recursive: true, force: true })
 })
 
@@ -135,12 +128,9 @@ describe("OpenAiTranscriber", () => {
 
   it.effect("says when the service cannot be reached", () =>
     Effect.gen(function*() {
-      const closed = createServer()
-      yield* Effect.promise(() => new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve)))
-      const port = (closed.address() as AddressInfo).port
-      yield* Effect.promise(() => new Promise((resolve) => closed.close(resolve)))
-      const error = yield* Effect.flip(transcribe({ baseUrl: `http://127.0.0.1:${port}` }))
-      expect(error.message).toMatch(new RegExp(`^The transcription service at http://127.0.0.1:${port}/v1/audio/transcriptions could not be reached: .*ECONNREFUSED`))
+      const unreachable = yield* Effect.promise(unreachableUrl)
+      const error = yield* Effect.flip(transcribe({ baseUrl: unreachable }))
+      expect(error.message).toMatch(new RegExp(`^The transcription service at ${unreachable}/v1/audio/transcriptions could not be reached: .*ECONNREFUSED`))
     }))
 
   it.effect("gives up on a service that does not answer", () =>

@@ -3,8 +3,7 @@
 // words): a valid WAV and the words at the times the voice said them.
 import { execFile } from "node:child_process"
 import { mkdtemp, readFile, rm } from "node:fs/promises"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -16,6 +15,7 @@ import { WorkFailed } from "../../domain/errors.ts"
 import { SpeechEngines } from "../../domain/ports/speech-engine.ts"
 import { scriptWords } from "../../domain/spoken-words.ts"
 import { type Speech, speak } from "../support/festival.ts"
+import { type StandIn, answerJson, startStandIn, unreachableUrl } from "../support/stand-in.ts"
 
 const run = promisify(execFile)
 const KEY = "xi-test-key"
@@ -57,17 +57,12 @@ const VOICES = {
 }
 
 /** Answers like GET /v1/voices and POST /v1/text-to-speech/{voice_id}/with-timestamps. */
-const standIn = async (req: IncomingMessage, res: ServerResponse) => {
-  const chunks: Array<Buffer> = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  const json = (status: number, body: unknown) => {
-    res.writeHead(status, { "content-type": "application/json" })
-    res.end(JSON.stringify(body))
-  }
+const standIn = async (req: IncomingMessage, requestBody: Buffer, res: ServerResponse) => {
+  const json = (status: number, body: unknown) => answerJson(res, status, body)
   if (revoked || req.headers["xi-api-key"] !== KEY) {
     return json(401, { detail: { status: "invalid_api_key", message: "Invalid API key" } })
   }
-  const raw = Buffer.concat(chunks).toString("utf8")
+  const raw = requestBody.toString("utf8")
   received.push({
     method: req.method ?? "",
     path: req.url ?? "",
@@ -105,7 +100,7 @@ const characterAlignment = (text: string, words: Speech["words"]) => {
   return { characters, character_start_times_seconds: starts, character_end_times_seconds: ends }
 }
 
-let server: Server
+let server: StandIn
 let baseUrl = ""
 let dir = ""
 let festival: Speech
@@ -124,14 +119,12 @@ beforeAll(async () => {
   await run("ffmpeg", ["-nostdin", "-y", "-v", "error", "-i", festival.wavPath, "-f", "s16le", "-ac", "1", "-ar", "22050", raw])
   pcm = await readFile(raw)
   alignment = characterAlignment(TEXT, festival.words)
-  server = createServer((req, res) => void standIn(req, res))
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  server = await startStandIn(standIn)
+  baseUrl = server.baseUrl
 })
 
 afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise((resolve) => server.close(resolve))
+  await server.close()
   await rm(dir, { recursive: true, force: true })
 })
 
@@ -208,10 +201,7 @@ describe("ElevenLabsSpeechEngine", () => {
 
   it.effect("names the base URL when ElevenLabs cannot be reached", () =>
     Effect.gen(function*() {
-      const closed = createServer()
-      yield* Effect.promise(() => new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve)))
-      const unreachable = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`
-      yield* Effect.promise(() => new Promise((resolve) => closed.close(resolve)))
+      const unreachable = yield* Effect.promise(unreachableUrl)
       const error = yield* Effect.flip(makeEngine({ baseUrl: unreachable }))
       expect(error).toBeInstanceOf(WorkFailed)
       expect(error.message).toContain(unreachable)

@@ -2,8 +2,7 @@
 // speech (festival's, behind known silence): a valid WAV, every word timed within the sound.
 import { execFile } from "node:child_process"
 import { mkdtemp, readFile, rm } from "node:fs/promises"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -15,6 +14,7 @@ import { WorkFailed } from "../../domain/errors.ts"
 import { SpeechEngines } from "../../domain/ports/speech-engine.ts"
 import { scriptWords } from "../../domain/spoken-words.ts"
 import { type Speech, speak } from "../support/festival.ts"
+import { type StandIn, answerJson, openAiInvalidKey, startStandIn, unreachableUrl } from "../support/stand-in.ts"
 
 const run = promisify(execFile)
 const KEY = "sk-test-key"
@@ -34,31 +34,21 @@ let received: Array<Received> = []
 let served = Buffer.alloc(0)
 
 /** Answers like POST /v1/audio/speech: the audio itself, or OpenAI's error body. */
-const standIn = async (req: IncomingMessage, res: ServerResponse) => {
-  const chunks: Array<Buffer> = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
+const standIn = async (req: IncomingMessage, requestBody: Buffer, res: ServerResponse) => {
   if (req.headers.authorization !== `Bearer ${KEY}`) {
-    res.writeHead(401, { "content-type": "application/json" })
-    return res.end(JSON.stringify({
-      error: {
-        message: "Incorrect API key provided: wr***ey. You can find your API key at https://platform.openai.com/account/api-keys.",
-        type: "invalid_request_error",
-        param: null,
-        code: "invalid_api_key"
-      }
-    }))
+    return answerJson(res, 401, openAiInvalidKey)
   }
   received.push({
     method: req.method ?? "",
     path: req.url ?? "",
     contentType: req.headers["content-type"] ?? "",
-    body: JSON.parse(Buffer.concat(chunks).toString("utf8"))
+    body: JSON.parse(requestBody.toString("utf8"))
   })
   res.writeHead(200, { "content-type": "audio/wav" })
   res.end(served)
 }
 
-let server: Server
+let server: StandIn
 let baseUrl = ""
 let dir = ""
 let festival: Speech
@@ -79,14 +69,12 @@ beforeAll(async () => {
   served = await readFile(padded)
   served.writeUInt32LE(0xffffffff, 4)
   served.writeUInt32LE(0xffffffff, served.indexOf("data") + 4)
-  server = createServer((req, res) => void standIn(req, res))
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  server = await startStandIn(standIn)
+  baseUrl = server.baseUrl
 })
 
 afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise((resolve) => server.close(resolve))
+  await server.close()
   await rm(dir, { recursive: true, force: true })
 })
 
@@ -139,10 +127,7 @@ describe("OpenAiSpeechEngine", () => {
 
   it.effect("names the base URL when OpenAI cannot be reached", () =>
     Effect.gen(function*() {
-      const closed = createServer()
-      yield* Effect.promise(() => new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve)))
-      const unreachable = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`
-      yield* Effect.promise(() => new Promise((resolve) => closed.close(resolve)))
+      const unreachable = yield* Effect.promise(unreachableUrl)
       const error = yield* Effect.flip(engine({ baseUrl: unreachable }).speak({ text: TEXT, voiceId: "openai-alloy", outputWav: join(dir, "x.wav") }))
       expect(error).toBeInstanceOf(WorkFailed)
       expect(error.message).toContain(unreachable)

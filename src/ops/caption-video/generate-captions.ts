@@ -14,10 +14,11 @@ import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { captionCredits } from "../../../domain/pricing.ts"
 import { checkSource, MAX_SOURCE_BYTES } from "../../../domain/rules.ts"
-import { hasReachedStep, type Step, type VideoRecord } from "../../../domain/video.ts"
+import type { VideoRecord } from "../../../domain/video.ts"
 import { Done, type JobHandler } from "../../kernel/job-runner.ts"
 import { GENERATE_CAPTIONS } from "../../kernel/job-kinds.ts"
 import type { ServiceConfig } from "../../kernel/service-config.ts"
+import { step } from "../../kernel/pipeline-step.ts"
 import { applyVideoEvent, failVideo, type VideoEventServices } from "../../kernel/video-events.ts"
 import { chargeWork } from "../credits/charge-work.ts"
 import { storeFile } from "../media/store-file.ts"
@@ -26,23 +27,6 @@ import { localSource, withScratchDir } from "../media/scratch.ts"
 const Payload = Schema.Struct({ videoId: Schema.String })
 
 const SOURCE_TIMEOUT_MS = 30 * 60 * 1000
-
-/**
- * Records the step (unless a crashed run already got that far: the retried job redoes the work but
- * the step never moves back), runs it, and logs how long it took.
- */
-export const step = <A, E, R>(video: VideoRecord, name: Step, work: Effect.Effect<A, E, R>) =>
-  (hasReachedStep(video, name)
-    ? Effect.void
-    : Effect.asVoid(applyVideoEvent(video.id, (at) => ({ _tag: "StepStarted", step: name, at })))).pipe(
-    Effect.zipRight(work),
-    Effect.timed,
-    Effect.tap(([duration]) =>
-      Effect.logInfo(`step ${name} done`).pipe(Effect.annotateLogs({ videoId: video.id, step: name, duration }))
-    ),
-    Effect.map(([, a]) => a),
-    Effect.withSpan(`step.${name}`, { attributes: { videoId: video.id } })
-  )
 
 const ensureStoredSource = (video: VideoRecord, dir: string) =>
   Effect.gen(function*() {
