@@ -2,10 +2,11 @@
 # Sets up a Debian/Ubuntu machine to run Reelwright: the media tools from apt (only those missing),
 # then the npm dependencies. Safe to run again: a second run installs nothing new.
 #
-#   bash scripts/setup.sh [--dry-run] [--with-postgres]
+#   bash scripts/setup.sh [--dry-run] [--with-postgres] [--with-browser]
 #
 #   --dry-run        print what would be installed and run, change nothing
 #   --with-postgres  also install the PostgreSQL server when it is missing
+#   --with-browser   also install Chromium, which the tests drive for the sign-in and consent pages
 #
 # apt's output goes to a log file ($SETUP_LOG, default a temporary file) and is printed only when apt fails.
 set -euo pipefail
@@ -14,11 +15,13 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 dry_run=0
 with_postgres=0
+with_browser=0
 for arg in "$@"; do
   case "$arg" in
     --dry-run) dry_run=1 ;;
     --with-postgres) with_postgres=1 ;;
-    -h | --help) sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --with-browser) with_browser=1 ;;
+    -h | --help) sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "setup: unknown option $arg (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -52,6 +55,9 @@ packages=(
 if [ "$with_postgres" = 1 ]; then
   # pg_ctlcluster comes from postgresql-common; the server binary from postgresql-NN.
   packages+=("postgresql  cmd:pg_ctlcluster glob:/usr/lib/postgresql/*/bin/postgres")
+fi
+if [ "$with_browser" = 1 ]; then
+  packages+=("chromium  path:/usr/bin/chromium")
 fi
 
 # A probe is "kind:target", with "|" between alternatives (any one is enough).

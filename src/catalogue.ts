@@ -14,6 +14,8 @@ import { uploadFile } from "./ops/files/upload-file.ts"
 import { renderVideoOperation } from "./ops/render/render-video.ts"
 import { listVoices } from "./ops/speech/list-voices.ts"
 import { textToSpeech } from "./ops/speech/text-to-speech.ts"
+import { addMember } from "./ops/users/add-member.ts"
+import { createUser } from "./ops/users/create-user.ts"
 import { getVideoCaptions } from "./ops/videos/get-video-captions.ts"
 import { getVideo } from "./ops/videos/get-video.ts"
 import { listVideos } from "./ops/videos/list-videos.ts"
@@ -43,7 +45,9 @@ export const catalogue = [
   createWorkspace,
   issueToken,
   revokeToken,
-  setWebhookSecret
+  setWebhookSecret,
+  createUser,
+  addMember
 ] as const
 
 export type CatalogueOperation = (typeof catalogue)[number]

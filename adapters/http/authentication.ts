@@ -1,9 +1,9 @@
 // Bearer authentication for /v1 (a workspace token) and /admin (the operator's admin token).
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
 import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
-import { timingSafeEqual } from "node:crypto"
 import { WorkspaceStore } from "../../domain/ports/workspace-store.ts"
 import { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
+import { sameSecret } from "../../src/kernel/secrets.ts"
 import { authenticate } from "../../src/ops/workspaces/authenticate.ts"
 import { ApiError, ApiErrors, toApiError } from "./api-error.ts"
 
@@ -34,12 +34,6 @@ export class AdminAuthentication extends HttpApiMiddleware.Tag<AdminAuthenticati
   failure: ApiErrors[401],
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
-
-const sameSecret = (a: string, b: string): boolean => {
-  const x = Buffer.from(a)
-  const y = Buffer.from(b)
-  return x.length === y.length && timingSafeEqual(x, y)
-}
 
 export const AdminAuthenticationLive = Layer.effect(
   AdminAuthentication,

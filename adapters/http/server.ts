@@ -13,6 +13,8 @@ import type { CatalogueServices } from "../../src/catalogue.ts"
 import { EditorRoute } from "./editor-page.ts"
 import { AdminGroupLive, VideosGroupLive } from "./handlers.ts"
 import { MediaRoute } from "./media-route.ts"
+import { McpRoute } from "../mcp/mcp-route.ts"
+import { OAuthRoutes } from "../oauth/oauth-routes.ts"
 import { RequestErrorsLive } from "./request-errors.ts"
 import { ArtStylePreviewRoute } from "./art-style-preview-route.ts"
 import { VoicePreviewRoute } from "./voice-preview-route.ts"
@@ -99,7 +101,7 @@ export const ApiLive = HttpApiBuilder.api(ReelwrightApi).pipe(
 export const HttpAppLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
-  Layer.provide([MediaRoute, EditorRoute, VoicePreviewRoute, ArtStylePreviewRoute, HealthRoutes, RequestErrorsLive]),
+  Layer.provide([MediaRoute, EditorRoute, VoicePreviewRoute, ArtStylePreviewRoute, HealthRoutes, OAuthRoutes, McpRoute, RequestErrorsLive]),
   Layer.provide(ApiLive),
   HttpServer.withLogAddress
 )

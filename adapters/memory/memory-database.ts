@@ -6,10 +6,12 @@ import type { StoredFile } from "../../domain/ports/file-store.ts"
 import type { StoredResponse } from "../../domain/ports/idempotency-store.ts"
 import type { Job } from "../../domain/ports/job-queue.ts"
 import type { LedgerEntry } from "../../domain/ports/ledger.ts"
+import type { AuthorizationCode, Grant, OAuthClient, OAuthToken } from "../../domain/ports/oauth-store.ts"
 import type { DeliveryAttempt, OutboxEvent } from "../../domain/ports/outbox.ts"
 import type { SavedTemplate } from "../../domain/ports/template-store.ts"
 import { Transactor } from "../../domain/ports/transactor.ts"
 import type { Upload } from "../../domain/ports/upload-store.ts"
+import type { Membership, Session, User } from "../../domain/ports/user-store.ts"
 import type { ApiToken, Workspace } from "../../domain/ports/workspace-store.ts"
 import type { VideoRecord } from "../../domain/video.ts"
 
@@ -30,6 +32,15 @@ export interface Tables {
   readonly responses: ReadonlyMap<string, StoredResponse>
   readonly files: ReadonlyMap<string, StoredFile>
   readonly uploads: ReadonlyMap<string, Upload>
+  readonly users: ReadonlyMap<string, User>
+  /** Keyed by `membershipKey(userId, workspaceId)`. */
+  readonly memberships: ReadonlyMap<string, Membership>
+  /** Keyed by hash, as are codes and OAuth tokens. */
+  readonly sessions: ReadonlyMap<string, Session>
+  readonly oauthClients: ReadonlyMap<string, OAuthClient>
+  readonly grants: ReadonlyMap<string, Grant>
+  readonly codes: ReadonlyMap<string, AuthorizationCode>
+  readonly oauthTokens: ReadonlyMap<string, OAuthToken>
 }
 
 const emptyTables: Tables = {
@@ -46,7 +57,14 @@ const emptyTables: Tables = {
   deliveryAttempts: [],
   responses: new Map(),
   files: new Map(),
-  uploads: new Map()
+  uploads: new Map(),
+  users: new Map(),
+  memberships: new Map(),
+  sessions: new Map(),
+  oauthClients: new Map(),
+  grants: new Map(),
+  codes: new Map(),
+  oauthTokens: new Map()
 }
 
 /** A copy of `map` with `key` set; an existing key keeps its position. */
@@ -58,6 +76,9 @@ export const updateRow = <K, V>(map: ReadonlyMap<K, V>, key: K, f: (row: V) => V
   const row = map.get(key)
   return row === undefined ? map : withRow(map, key, f(row))
 }
+
+/** Code-unit order, as PostgreSQL's "C" collation sorts. */
+export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 export interface MemoryDatabaseShape {
   /** Reads the tables; waits while another fiber's transaction runs, so uncommitted writes are never seen. */

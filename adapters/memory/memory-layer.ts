@@ -5,9 +5,11 @@ import { MemoryFileStoreLive } from "./memory-file-store.ts"
 import { MemoryIdempotencyStoreLive } from "./memory-idempotency-store.ts"
 import { MemoryJobQueueLive } from "./memory-job-queue.ts"
 import { MemoryLedgerLive } from "./memory-ledger.ts"
+import { MemoryOAuthStoreLive } from "./memory-oauth-store.ts"
 import { MemoryOutboxLive } from "./memory-outbox.ts"
 import { MemoryTemplateStoreLive } from "./memory-template-store.ts"
 import { MemoryUploadStoreLive } from "./memory-upload-store.ts"
+import { MemoryUserStoreLive } from "./memory-user-store.ts"
 import { MemoryVideoStoreLive } from "./memory-video-store.ts"
 import { MemoryWorkspaceStoreLive } from "./memory-workspace-store.ts"
 
@@ -22,5 +24,7 @@ export const MemoryStoresLive = Layer.mergeAll(
   MemoryOutboxLive,
   MemoryIdempotencyStoreLive,
   MemoryFileStoreLive,
-  MemoryUploadStoreLive
+  MemoryUploadStoreLive,
+  MemoryUserStoreLive,
+  MemoryOAuthStoreLive
 ).pipe(Layer.provide(MemoryDatabaseLive))

@@ -5,6 +5,7 @@ import initial from "./migrations/0001_initial.ts"
 import jobLeasesIndex from "./migrations/0002_job_leases_index.ts"
 import videoProjects from "./migrations/0003_video_projects.ts"
 import uploads from "./migrations/0004_uploads.ts"
+import usersAndOAuth from "./migrations/0005_users_and_oauth.ts"
 
 const TABLE = "effect_sql_migrations"
 
@@ -14,7 +15,7 @@ const MIGRATION_LOCK = 7_203_114_550
 // PgMigrator.run is this migrator plus a pg_dump step for `schemaDirectory`; without that option the
 // plain one needs only SqlClient (PgMigrator.layer also asks for FileSystem, Path and CommandExecutor).
 const migrate = Migrator.make({})({
-  loader: Migrator.fromRecord({ "0001_initial": initial, "0002_job_leases_index": jobLeasesIndex, "0003_video_projects": videoProjects, "0004_uploads": uploads }),
+  loader: Migrator.fromRecord({ "0001_initial": initial, "0002_job_leases_index": jobLeasesIndex, "0003_video_projects": videoProjects, "0004_uploads": uploads, "0005_users_and_oauth": usersAndOAuth }),
   table: TABLE
 })
 

@@ -7,10 +7,12 @@ import { PgFileStoreLive } from "./pg-file-store.ts"
 import { PgIdempotencyStoreLive } from "./pg-idempotency-store.ts"
 import { PgJobQueueLive } from "./pg-job-queue.ts"
 import { PgLedgerLive } from "./pg-ledger.ts"
+import { PgOAuthStoreLive } from "./pg-oauth-store.ts"
 import { PgOutboxLive } from "./pg-outbox.ts"
 import { PgTemplateStoreLive } from "./pg-template-store.ts"
 import { PgTransactorLive } from "./pg-transactor.ts"
 import { PgUploadStoreLive } from "./pg-upload-store.ts"
+import { PgUserStoreLive } from "./pg-user-store.ts"
 import { PgVideoStoreLive } from "./pg-video-store.ts"
 import { PgWorkspaceStoreLive } from "./pg-workspace-store.ts"
 
@@ -39,5 +41,7 @@ export const PgStoresLive = (options: PgStoresOptions) =>
     PgOutboxLive,
     PgIdempotencyStoreLive,
     PgFileStoreLive,
-    PgUploadStoreLive
+    PgUploadStoreLive,
+    PgUserStoreLive,
+    PgOAuthStoreLive
   ).pipe(Layer.provideMerge(migratedClient(options)))

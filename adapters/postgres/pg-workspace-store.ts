@@ -5,7 +5,7 @@ import type { Plan } from "../../domain/plans.ts"
 import { type ApiToken, type TokenWithWorkspace, type Workspace, WorkspaceStore } from "../../domain/ports/workspace-store.ts"
 import { isoText, isoTextOrNull } from "./pg-values.ts"
 
-interface WorkspaceRow {
+export interface WorkspaceRow {
   readonly id: string
   readonly name: string
   readonly owner_email: string
@@ -16,7 +16,7 @@ interface WorkspaceRow {
   readonly created_at: Date
 }
 
-const toWorkspace = (row: WorkspaceRow): Workspace => ({
+export const toWorkspace = (row: WorkspaceRow): Workspace => ({
   id: row.id,
   name: row.name,
   ownerEmail: row.owner_email,

@@ -8,11 +8,15 @@ import { Context, type Duration, Effect, Fiber, Layer, Option, type Redacted, Re
 import { PgMigrationsLive } from "../../adapters/postgres/migrations.ts"
 import { PgJobQueueLive } from "../../adapters/postgres/pg-job-queue.ts"
 import { PgClientLive } from "../../adapters/postgres/pg-layer.ts"
+import { PgOAuthStoreLive } from "../../adapters/postgres/pg-oauth-store.ts"
+import { PgUserStoreLive } from "../../adapters/postgres/pg-user-store.ts"
+import { PgWorkspaceStoreLive } from "../../adapters/postgres/pg-workspace-store.ts"
 import { BUILT_IN_TEMPLATES } from "../../domain/captions.ts"
 import { FileStore } from "../../domain/ports/file-store.ts"
 import { IdempotencyStore } from "../../domain/ports/idempotency-store.ts"
 import { JobQueue, type JobQueueShape } from "../../domain/ports/job-queue.ts"
 import { Ledger } from "../../domain/ports/ledger.ts"
+import { OAuthStore, type OAuthStoreShape, type SingleUse } from "../../domain/ports/oauth-store.ts"
 import { Outbox } from "../../domain/ports/outbox.ts"
 import { TemplateStore } from "../../domain/ports/template-store.ts"
 import { Transactor } from "../../domain/ports/transactor.ts"
@@ -21,10 +25,12 @@ import { WorkspaceStore } from "../../domain/ports/workspace-store.ts"
 import { PgTestStores, postgresSkipReason, testDatabase } from "../support/pg-test-db.ts"
 import { fileStoreContract } from "./file-store.contract.ts"
 import { uploadStoreContract } from "./upload-store.contract.ts"
-import { aVideo, anEntry } from "./fixtures.ts"
+import { userStoreContract } from "./user-store.contract.ts"
+import { aCode, aGrant, anEntry, anOAuthToken, aVideo } from "./fixtures.ts"
 import { idempotencyStoreContract } from "./idempotency-store.contract.ts"
 import { jobQueueContract } from "./job-queue.contract.ts"
 import { ledgerContract } from "./ledger.contract.ts"
+import { grantParents, oauthStoreContract, tagsOf } from "./oauth-store.contract.ts"
 import { outboxContract } from "./outbox.contract.ts"
 import { templateStoreContract } from "./template-store.contract.ts"
 import { transactorContract } from "./transactor.contract.ts"
@@ -45,6 +51,12 @@ const separateQueue = (url: Redacted.Redacted<string>, heartbeat?: Duration.Dura
     PgJobQueueLive({ listenHeartbeat: heartbeat }).pipe(
       Layer.provideMerge(PgClientLive(url, 2))
     )
+  ).pipe(Effect.orDie)
+
+/** The stores an OAuth grant needs, with a pool of their own, as another server process would have. */
+const separateOAuthStores = (url: Redacted.Redacted<string>) =>
+  Layer.build(
+    Layer.mergeAll(PgWorkspaceStoreLive, PgUserStoreLive, PgOAuthStoreLive).pipe(Layer.provide(PgClientLive(url, 4)))
   ).pipe(Effect.orDie)
 
 /** Runs `body` with every store on a database of its own. */
@@ -73,6 +85,8 @@ if (skipReason !== undefined) {
   idempotencyStoreContract("postgres", PgTestStores())
   fileStoreContract("postgres", PgTestStores())
   uploadStoreContract("postgres", PgTestStores())
+  userStoreContract("postgres", PgTestStores())
+  oauthStoreContract("postgres", PgTestStores())
   transactorContract("postgres", PgTestStores())
 
   // Real time: notifications travel through the server, and the tests wait for them. Each test has a
@@ -232,6 +246,40 @@ if (skipReason !== undefined) {
         expect(new Set(claimed)).toEqual(new Set(ids))
       }))
 
+    it.scopedLive("lets exactly one of two processes use a code or refresh token first", () =>
+      Effect.gen(function*() {
+        const url = yield* testDatabase()
+        const first = yield* separateOAuthStores(url)
+        const store = Context.get(first, OAuthStore)
+        const other = Context.get(yield* separateOAuthStores(url), OAuthStore)
+        const { ids } = yield* Effect.provide(grantParents, first)
+        const grant = aGrant(ids)
+        yield* store.insertGrant(grant)
+
+        /** Four uses from each process at once, each at its own instant; every outcome shows the winner's. */
+        const race = <A extends { readonly usedAt: string | null }>(
+          use: (oauth: OAuthStoreShape, at: string) => Effect.Effect<SingleUse<A>>
+        ) =>
+          Effect.gen(function*() {
+            const outcomes = yield* Effect.all(
+              Array.from({ length: 8 }, (_, i) => use(i % 2 === 0 ? store : other, `2025-01-02T03:04:${10 + i}.000Z`)),
+              { concurrency: "unbounded" }
+            )
+            expect(tagsOf(outcomes)).toEqual({ First: 1, Replayed: 7 })
+            const usedAt = outcomes.flatMap((o) => o._tag === "First" ? [o.value.usedAt] : [])
+            expect(outcomes.map((o) => o._tag === "Unknown" ? null : o.value.usedAt)).toEqual(Array(8).fill(usedAt[0]))
+          })
+
+        for (let round = 0; round < 25; round++) {
+          const code = aCode(grant.id)
+          const refresh = anOAuthToken(grant.id, "refresh")
+          yield* store.insertCode(code)
+          yield* store.insertToken(refresh)
+          yield* race((oauth, at) => oauth.consumeCode(code.hash, at))
+          yield* race((oauth, at) => oauth.useRefreshToken(refresh.hash, at))
+        }
+      }))
+
     it.scopedLive("migrates a new database from two processes at once", () =>
       Effect.gen(function*() {
         const url = yield* testDatabase({ empty: true })
@@ -242,7 +290,8 @@ if (skipReason !== undefined) {
           { migration_id: 1, name: "initial" },
           { migration_id: 2, name: "job_leases_index" },
           { migration_id: 3, name: "video_projects" },
-          { migration_id: 4, name: "uploads" }
+          { migration_id: 4, name: "uploads" },
+          { migration_id: 5, name: "users_and_oauth" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))

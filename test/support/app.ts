@@ -9,17 +9,31 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { HttpAppLive } from "../../adapters/http/server.ts"
 import { embeddedLayer } from "../../src/app-layer.ts"
+import type { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
+import { addMember } from "../../src/ops/users/add-member.ts"
+import { createUser } from "../../src/ops/users/create-user.ts"
 import { createWorkspaceNow } from "../../src/ops/workspaces/create-workspace.ts"
 import { worker } from "../../src/worker.ts"
 import type { Plan } from "../../domain/plans.ts"
 
 export const ADMIN_TOKEN = "rwadmin_test_token_0123456789"
 
+/** Admin operations never read the current workspace; their handler types still name it (as every operation's do). */
+const asAdmin = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect as Effect.Effect<A, E, Exclude<R, CurrentWorkspace>>
+
 export interface TestApp {
   readonly baseUrl: string
   readonly dataDir: string
   readonly runtime: ManagedRuntime.ManagedRuntime<any, any>
-  readonly createWorkspace: (options?: { plan?: Plan; credits?: number }) => Promise<{ workspaceId: string; token: string }>
+  readonly createWorkspace: (
+    options?: { plan?: Plan; credits?: number; name?: string; ownerEmail?: string }
+  ) => Promise<{ workspaceId: string; token: string }>
+  /** A user who signs in with `password`, a member of each workspace given (through the CLI's use cases). */
+  readonly createUser: (options: {
+    email: string
+    password: string
+    workspaces?: ReadonlyArray<{ workspaceId: string; role?: "owner" | "member" }>
+  }) => Promise<{ userId: string }>
   readonly close: () => Promise<void>
 }
 
@@ -52,10 +66,19 @@ export const startApp = async (options: { worker?: boolean } = {}): Promise<Test
     runtime,
     createWorkspace: (o = {}) =>
       runtime.runPromise(createWorkspaceNow({
-        name: "Test workspace",
-        ownerEmail: "test@example.com",
+        name: o.name ?? "Test workspace",
+        ownerEmail: o.ownerEmail ?? "test@example.com",
         plan: o.plan ?? "pro",
         credits: o.credits ?? 10_000
+      })),
+    createUser: (o) =>
+      runtime.runPromise(Effect.gen(function*() {
+        const email = o.email.toLowerCase()
+        const { userId } = yield* asAdmin(createUser.handle({ email, password: o.password }))
+        for (const w of o.workspaces ?? []) {
+          yield* asAdmin(addMember.handle({ workspaceId: w.workspaceId, email, role: w.role ?? "member" }))
+        }
+        return { userId }
       })),
     close: async () => {
       await runtime.dispose()

@@ -1,6 +1,7 @@
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { Ledger } from "../../../domain/ports/ledger.ts"
 import { Transactor } from "../../../domain/ports/transactor.ts"
+import { UserStore } from "../../../domain/ports/user-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { Plan } from "../../../domain/plans.ts"
 import { nowIso } from "../../kernel/now.ts"
@@ -17,7 +18,10 @@ export const NewWorkspace = Schema.Struct({
   })
 })
 
-/** Creates a workspace with its first API token and opening credit balance, atomically. */
+/**
+ * Creates a workspace with its first API token, its opening credit balance and its owner (a user
+ * found or made, without a password until `user:create` sets one), atomically.
+ */
 export const createWorkspaceNow = (input: typeof NewWorkspace.Type) =>
   Effect.gen(function*() {
     const at = yield* nowIso
@@ -36,6 +40,12 @@ export const createWorkspaceNow = (input: typeof NewWorkspace.Type) =>
         createdAt: at
       })
       yield* store.insertToken({ id: newId(), workspaceId: id, hash: sha256Hex(token), label: "first token", createdAt: at, revokedAt: null })
+      const users = yield* UserStore
+      const email = input.ownerEmail.toLowerCase()
+      const owner = yield* users.findUserByEmail(email)
+      const ownerId = Option.isSome(owner) ? owner.value.id : newId()
+      if (Option.isNone(owner)) yield* users.insertUser({ id: ownerId, email, passwordHash: null, createdAt: at })
+      yield* users.addMembership({ userId: ownerId, workspaceId: id, role: "owner", createdAt: at })
       if (input.credits > 0) {
         yield* (yield* Ledger).post({
           id: newId(),

@@ -1,0 +1,89 @@
+// OAuthStore over the in-memory database.
+import { Effect, Layer, Option } from "effect"
+import { type GrantView, OAuthStore, type SingleUse } from "../../domain/ports/oauth-store.ts"
+import { byCodeUnits, MemoryDatabase, updateRow, withRow } from "./memory-database.ts"
+
+/**
+ * The compare-and-set of a single-use row: `row` unused becomes `First` with `usedAt` set (and is written
+ * back with `put`), used becomes `Replayed`, absent `Unknown`. Run inside `db.modify`, so no other use
+ * can come between the check and the mark.
+ */
+const useOnce = <A extends { readonly usedAt: string | null }>(
+  row: A | undefined,
+  at: string
+): readonly [SingleUse<A>, A | undefined] => {
+  if (row === undefined) return [{ _tag: "Unknown" }, undefined]
+  if (row.usedAt !== null) return [{ _tag: "Replayed", value: row }, undefined]
+  const used = { ...row, usedAt: at }
+  return [{ _tag: "First", value: used }, used]
+}
+
+export const MemoryOAuthStoreLive = Layer.effect(
+  OAuthStore,
+  Effect.map(MemoryDatabase, (db) =>
+    OAuthStore.of({
+      insertClient: (client) =>
+        db.write((t) => ({ ...t, oauthClients: withRow(t.oauthClients, client.id, client) })).pipe(
+          Effect.withSpan("MemoryOAuthStore.insertClient")
+        ),
+      getClient: (id) =>
+        db.read((t) => Option.fromNullable(t.oauthClients.get(id))).pipe(Effect.withSpan("MemoryOAuthStore.getClient")),
+      insertGrant: (grant) =>
+        db.write((t) => ({ ...t, grants: withRow(t.grants, grant.id, grant) })).pipe(
+          Effect.withSpan("MemoryOAuthStore.insertGrant")
+        ),
+      getGrant: (id) =>
+        db.read((t) => Option.fromNullable(t.grants.get(id))).pipe(Effect.withSpan("MemoryOAuthStore.getGrant")),
+      // The first revocation time stands.
+      revokeGrant: (id, at) =>
+        db.write((t) => ({
+          ...t,
+          grants: updateRow(t.grants, id, (grant) => grant.revokedAt === null ? { ...grant, revokedAt: at } : grant)
+        })).pipe(Effect.withSpan("MemoryOAuthStore.revokeGrant")),
+      grantsOfUser: (userId) =>
+        db.read((t) =>
+          [...t.grants.values()]
+            .filter((grant) => grant.userId === userId && grant.revokedAt === null)
+            .flatMap((grant): ReadonlyArray<GrantView> => {
+              const client = t.oauthClients.get(grant.clientId)
+              const workspace = t.workspaces.get(grant.workspaceId)
+              return client === undefined || workspace === undefined ? [] : [{ grant, client, workspace }]
+            })
+            .sort((a, b) =>
+              byCodeUnits(b.grant.createdAt, a.grant.createdAt) || byCodeUnits(b.grant.id, a.grant.id)
+            )
+        ).pipe(Effect.withSpan("MemoryOAuthStore.grantsOfUser")),
+      insertCode: (code) =>
+        db.write((t) => ({ ...t, codes: withRow(t.codes, code.hash, code) })).pipe(
+          Effect.withSpan("MemoryOAuthStore.insertCode")
+        ),
+      consumeCode: (hash, at) =>
+        db.modify((t) => {
+          const [outcome, used] = useOnce(t.codes.get(hash), at)
+          return [outcome, used === undefined ? t : { ...t, codes: withRow(t.codes, hash, used) }] as const
+        }).pipe(Effect.withSpan("MemoryOAuthStore.consumeCode")),
+      insertToken: (token) =>
+        db.write((t) => ({ ...t, oauthTokens: withRow(t.oauthTokens, token.hash, token) })).pipe(
+          Effect.withSpan("MemoryOAuthStore.insertToken")
+        ),
+      useRefreshToken: (hash, at) =>
+        db.modify((t) => {
+          const token = t.oauthTokens.get(hash)
+          const [outcome, used] = useOnce(token?.kind === "refresh" ? token : undefined, at)
+          return [outcome, used === undefined ? t : { ...t, oauthTokens: withRow(t.oauthTokens, hash, used) }] as const
+        }).pipe(Effect.withSpan("MemoryOAuthStore.useRefreshToken")),
+      findToken: (hash) =>
+        db.read((t) => Option.fromNullable(t.oauthTokens.get(hash))).pipe(Effect.withSpan("MemoryOAuthStore.findToken")),
+      findAccessGrant: (hash) =>
+        db.read((t) =>
+          Option.gen(function*() {
+            const token = yield* Option.fromNullable(t.oauthTokens.get(hash)).pipe(
+              Option.filter((token) => token.kind === "access")
+            )
+            const grant = yield* Option.fromNullable(t.grants.get(token.grantId))
+            const workspace = yield* Option.fromNullable(t.workspaces.get(grant.workspaceId))
+            return { token, grant, workspace }
+          })
+        ).pipe(Effect.withSpan("MemoryOAuthStore.findAccessGrant"))
+    }))
+)
