@@ -10,10 +10,8 @@ import {
   type OAuthTokenKind,
   type SingleUse
 } from "../../domain/ports/oauth-store.ts"
-import type { Workspace } from "../../domain/ports/workspace-store.ts"
-import type { Plan } from "../../domain/plans.ts"
 import { isoText, isoTextOrNull, jsonText } from "./pg-values.ts"
-import { toWorkspace } from "./pg-workspace-store.ts"
+import { JOINED_WORKSPACE_COLUMNS, type JoinedWorkspaceColumns, joinedWorkspace } from "./pg-workspace-store.ts"
 
 interface ClientRow {
   readonly id: string
@@ -91,30 +89,6 @@ const toToken = (row: TokenRow): OAuthToken => ({
   usedAt: isoTextOrNull(row.used_at)
 })
 
-/** A workspace's columns in a join, each with a `workspace_` prefix; its id is the joined row's `workspace_id`. */
-interface JoinedWorkspaceColumns {
-  readonly workspace_id: string
-  readonly workspace_name: string
-  readonly workspace_owner_email: string
-  readonly workspace_plan: Plan
-  readonly workspace_byok: boolean
-  readonly workspace_last_template_id: number | null
-  readonly workspace_webhook_secret: string | null
-  readonly workspace_created_at: Date
-}
-
-const joinedWorkspace = (row: JoinedWorkspaceColumns): Workspace =>
-  toWorkspace({
-    id: row.workspace_id,
-    name: row.workspace_name,
-    owner_email: row.workspace_owner_email,
-    plan: row.workspace_plan,
-    byok: row.workspace_byok,
-    last_template_id: row.workspace_last_template_id,
-    webhook_secret: row.workspace_webhook_secret,
-    created_at: row.workspace_created_at
-  })
-
 /** A grant row joined to its client's columns (prefix `client_`) and its workspace's. */
 interface GrantViewRow extends GrantRow, JoinedWorkspaceColumns {
   readonly client_name: string
@@ -185,10 +159,7 @@ export const PgOAuthStoreLive = Layer.effect(
         ),
       grantsOfUser: (userId) =>
         sql<GrantViewRow>`SELECT g.*, c.name AS client_name, c.redirect_uris AS client_redirect_uris,
-            c.metadata AS client_metadata, c.created_at AS client_created_at, w.name AS workspace_name,
-            w.owner_email AS workspace_owner_email, w.plan AS workspace_plan, w.byok AS workspace_byok,
-            w.last_template_id AS workspace_last_template_id, w.webhook_secret AS workspace_webhook_secret,
-            w.created_at AS workspace_created_at
+            c.metadata AS client_metadata, c.created_at AS client_created_at, ${sql.literal(JOINED_WORKSPACE_COLUMNS)}
           FROM oauth_grants g
             JOIN oauth_clients c ON c.id = g.client_id
             JOIN workspaces w ON w.id = g.workspace_id
@@ -244,10 +215,7 @@ export const PgOAuthStoreLive = Layer.effect(
       findAccessGrant: (hash) =>
         sql<AccessGrantRow>`SELECT t.*, g.client_id AS grant_client_id, g.user_id AS grant_user_id,
             g.resource AS grant_resource, g.scope AS grant_scope, g.created_at AS grant_created_at,
-            g.revoked_at AS grant_revoked_at, g.workspace_id, w.name AS workspace_name,
-            w.owner_email AS workspace_owner_email, w.plan AS workspace_plan, w.byok AS workspace_byok,
-            w.last_template_id AS workspace_last_template_id, w.webhook_secret AS workspace_webhook_secret,
-            w.created_at AS workspace_created_at
+            g.revoked_at AS grant_revoked_at, g.workspace_id, ${sql.literal(JOINED_WORKSPACE_COLUMNS)}
           FROM oauth_tokens t
             JOIN oauth_grants g ON g.id = t.grant_id
             JOIN workspaces w ON w.id = g.workspace_id

@@ -45,8 +45,9 @@ const toToken = (row: TokenRow): ApiToken => ({
   revokedAt: isoTextOrNull(row.revoked_at)
 })
 
-/** A token row joined to its workspace's columns, which take a `workspace_` prefix. */
-interface TokenWithWorkspaceRow extends TokenRow {
+/** A workspace's columns in a join, each with a `workspace_` prefix; its id is the joined row's `workspace_id`. */
+export interface JoinedWorkspaceColumns {
+  readonly workspace_id: string
   readonly workspace_name: string
   readonly workspace_owner_email: string
   readonly workspace_plan: Plan
@@ -56,9 +57,13 @@ interface TokenWithWorkspaceRow extends TokenRow {
   readonly workspace_created_at: Date
 }
 
-const toTokenWithWorkspace = (row: TokenWithWorkspaceRow): TokenWithWorkspace => ({
-  token: toToken(row),
-  workspace: toWorkspace({
+/** The select list that yields `JoinedWorkspaceColumns` from a join whose workspaces table is aliased `w`. */
+export const JOINED_WORKSPACE_COLUMNS = `w.name AS workspace_name, w.owner_email AS workspace_owner_email,
+  w.plan AS workspace_plan, w.byok AS workspace_byok, w.last_template_id AS workspace_last_template_id,
+  w.webhook_secret AS workspace_webhook_secret, w.created_at AS workspace_created_at`
+
+export const joinedWorkspace = (row: JoinedWorkspaceColumns): Workspace =>
+  toWorkspace({
     id: row.workspace_id,
     name: row.workspace_name,
     owner_email: row.workspace_owner_email,
@@ -68,6 +73,10 @@ const toTokenWithWorkspace = (row: TokenWithWorkspaceRow): TokenWithWorkspace =>
     webhook_secret: row.workspace_webhook_secret,
     created_at: row.workspace_created_at
   })
+
+const toTokenWithWorkspace = (row: TokenRow & JoinedWorkspaceColumns): TokenWithWorkspace => ({
+  token: toToken(row),
+  workspace: joinedWorkspace(row)
 })
 
 export const PgWorkspaceStoreLive = Layer.effect(
@@ -104,9 +113,7 @@ export const PgWorkspaceStoreLive = Layer.effect(
           Effect.withSpan("PgWorkspaceStore.findTokenByHash")
         ),
       findTokenWithWorkspace: (hash) =>
-        sql<TokenWithWorkspaceRow>`SELECT t.*, w.name AS workspace_name, w.owner_email AS workspace_owner_email,
-            w.plan AS workspace_plan, w.byok AS workspace_byok, w.last_template_id AS workspace_last_template_id,
-            w.webhook_secret AS workspace_webhook_secret, w.created_at AS workspace_created_at
+        sql<TokenRow & JoinedWorkspaceColumns>`SELECT t.*, ${sql.literal(JOINED_WORKSPACE_COLUMNS)}
           FROM api_tokens t JOIN workspaces w ON w.id = t.workspace_id WHERE t.hash = ${hash}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toTokenWithWorkspace)),
           Effect.orDie,

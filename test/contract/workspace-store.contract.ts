@@ -3,17 +3,7 @@ import { randomUUID } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
 import { type ApiToken, type Workspace, WorkspaceStore } from "../../domain/ports/workspace-store.ts"
-
-const aWorkspace = (): Workspace => ({
-  id: randomUUID(),
-  name: "Acme",
-  ownerEmail: "owner@example.com",
-  plan: "free",
-  byok: false,
-  lastTemplateId: null,
-  webhookSecret: null,
-  createdAt: "2025-01-02T03:04:05.678Z"
-})
+import { aWorkspace } from "./fixtures.ts"
 
 const aToken = (workspaceId: string): ApiToken => ({
   id: randomUUID(),
