@@ -6,22 +6,17 @@
 //         same body
 // The load comes from autocannon in a third process. The video is a processing one (what clients poll).
 // Targets: req/s ours/raw >= 0.6, our p99 < 20 ms.
-import { execFile } from "node:child_process"
 import { createHash, randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
-import { createRequire } from "node:module"
-import { readFile } from "node:fs/promises"
 import { loadavg } from "node:os"
 import { setTimeout as sleep } from "node:timers/promises"
-import { promisify } from "node:util"
 import { forkBenchChild, tellParent } from "./bench-child.ts"
+import { httpLoad, type Load } from "./http-load.ts"
 import { type Figure, isEntryPoint, report } from "./figures.ts"
 import { connectClient, pg } from "./node-postgres.ts"
 import { createScratchDatabase } from "./scratch-database.ts"
 import { type ServiceProcess, startService } from "./service-process.ts"
-
-const run = promisify(execFile)
 
 const BENCH = "get-video-load"
 const CONNECTIONS = 50
@@ -30,52 +25,9 @@ const WARMUP_SECONDS = 2
 const RAW_POOL = 10
 const RAW_SERVER = "raw-server"
 const WORKSPACE_TIMEOUT_MS = 10_000
-const AUTOCANNON = createRequire(import.meta.url).resolve("autocannon")
 
-/** CPU time (user + system) a process has used so far, in ms; null where /proc is missing. */
-const cpuMsOf = async (pid: number): Promise<number | null> => {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => null)
-  const fields = stat?.slice(stat.lastIndexOf(")") + 2).split(" ")
-  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux)
-  return fields === undefined ? null : (Number(fields[11]) + Number(fields[12])) * 10
-}
-
-interface Load {
-  readonly requestsPerSecond: number
-  readonly p50Ms: number
-  readonly p99Ms: number
-  /** Answers other than 2xx, errors and timeouts. */
-  readonly failures: number
-  /** The server process's CPU time per answered request. */
-  readonly cpuMsPerRequest: number | null
-}
-
-interface AutocannonResult {
-  readonly duration: number
-  readonly "2xx": number
-  readonly non2xx: number
-  readonly errors: number
-  readonly timeouts: number
-  readonly latency: { readonly p50: number; readonly p99: number }
-}
-
-const load = async (url: string, token: string, seconds: number, serverPid: number): Promise<Load> => {
-  const cpuBefore = await cpuMsOf(serverPid)
-  const { stdout } = await run(
-    process.execPath,
-    [AUTOCANNON, "-c", String(CONNECTIONS), "-d", String(seconds), "-j", "-H", `authorization=Bearer ${token}`, url],
-    { maxBuffer: 16 * 1024 * 1024 }
-  )
-  const cpuAfter = await cpuMsOf(serverPid)
-  const r = JSON.parse(stdout) as AutocannonResult
-  return {
-    requestsPerSecond: r["2xx"] / r.duration,
-    p50Ms: r.latency.p50,
-    p99Ms: r.latency.p99,
-    failures: r.non2xx + r.errors + r.timeouts,
-    cpuMsPerRequest: cpuBefore === null || cpuAfter === null || r["2xx"] === 0 ? null : (cpuAfter - cpuBefore) / r["2xx"]
-  }
-}
+const load = (url: string, token: string, seconds: number, serverPid: number): Promise<Load> =>
+  httpLoad({ url, headers: { authorization: `Bearer ${token}` } }, { connections: CONNECTIONS, seconds, serverPid })
 
 const sha256Hex = (value: string): string => createHash("sha256").update(value).digest("hex")
 

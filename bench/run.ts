@@ -3,6 +3,7 @@ import { captionRender } from "./caption-render.ts"
 import { report } from "./figures.ts"
 import { generatedVideo } from "./generated-video.ts"
 import { getVideoLoad } from "./get-video-load.ts"
+import { mcpCallLoad } from "./mcp-call-load.ts"
 import { queueThroughput } from "./queue-throughput.ts"
 import { uploadMemory } from "./upload-memory.ts"
 import { webhookThroughput } from "./webhook-throughput.ts"
@@ -12,6 +13,7 @@ const figures = [
   ...(await generatedVideo()),
   ...(await uploadMemory()),
   ...(await getVideoLoad()),
+  ...(await mcpCallLoad()),
   ...(await queueThroughput()),
   ...(await webhookThroughput())
 ]

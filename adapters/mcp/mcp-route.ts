@@ -7,6 +7,7 @@ import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/p
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
 import { Effect, Either, Runtime } from "effect"
 import { mcpResource } from "../../domain/oauth.ts"
 import type { OAuthStore } from "../../domain/ports/oauth-store.ts"
@@ -29,10 +30,10 @@ const INSTRUCTIONS =
 const TOOL_LIST = TOOLS.map(({ description, inputSchema, name }) => ({ name, description, inputSchema }))
 
 /** Refusals before the MCP server is reached, in the JSON-RPC error shape the SDK's transport uses. */
-const refusal = (status: number, message: string, headers: Record<string, string> = {}) =>
+export const refusal = (status: number, message: string, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, { status, headers })
 
-const bearerToken = (authorization: string | undefined): string | undefined =>
+export const bearerToken = (authorization: string | undefined): string | undefined =>
   /^Bearer +(\S+) *$/i.exec(authorization ?? "")?.[1]
 
 /** RFC 6750 allows printable ASCII but `"` and `\` inside a quoted error_description. */
@@ -46,8 +47,18 @@ const challenge = (baseUrl: string, refused: McpUnauthenticated): string => {
     : `Bearer error="invalid_token", error_description="${quotable(refused.message)}", ${metadata}`
 }
 
+/**
+ * The SDK gives each Server a JSON Schema validator of its own (for elicitation answers, which we never
+ * ask for); building it dominates a request's cost, and a server per request would build it every time.
+ */
+const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator()
+
 const mcpServer = (call: (name: string, args: unknown, signal: AbortSignal) => Promise<ToolResult>): Server => {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS })
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: SCHEMA_VALIDATOR
+  })
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }))
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     call(request.params.name, request.params.arguments, extra.signal))
