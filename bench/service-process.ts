@@ -44,7 +44,17 @@ export const startService = async (): Promise<ServiceProcess> => {
   const token = `rw_bench_${Math.random().toString(36).slice(2)}`
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, BASE_URL: baseUrl, DEV_API_TOKEN: token, ADMIN_TOKEN: `${token}_admin` },
+    // Benchmarks drive one token far past the per-token budgets: limits are off unless the caller sets them.
+    env: {
+      RATE_LIMIT_PER_SECOND: "0",
+      RATE_LIMIT_WRITES_PER_SECOND: "0",
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      BASE_URL: baseUrl,
+      DEV_API_TOKEN: token,
+      ADMIN_TOKEN: `${token}_admin`
+    },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""

@@ -20,6 +20,16 @@ export class InsufficientCredits extends Schema.TaggedError<InsufficientCredits>
   }
 }
 
+/** A cash charge beyond the cash balance; amounts in micro-dollars. */
+export class InsufficientCash extends Schema.TaggedError<InsufficientCash>()("InsufficientCash", {
+  required: Schema.Number,
+  balance: Schema.Number
+}) {
+  override get message() {
+    return `This needs ${this.required} micro-dollars of cash; the workspace has ${this.balance}.`
+  }
+}
+
 export class PlanForbids extends Schema.TaggedError<PlanForbids>()("PlanForbids", {
   plan: Schema.String,
   message: Schema.String

@@ -54,6 +54,14 @@ export const GeneratedProject = Schema.Struct({
 })
 export type GeneratedProject = typeof GeneratedProject.Type
 
+/** The files the project made for its video: the narration, the drawn pictures, the made footage (never uploads, which are the workspace's). */
+export const projectFileIds = (project: GeneratedProject): ReadonlyArray<string> => {
+  const visuals = project.visuals._tag === "Illustrated"
+    ? project.visuals.scenes.map((scene) => scene.imageFileId)
+    : [project.visuals.footageFileId]
+  return [project.narrationFileId, ...visuals].filter((id): id is string => id !== null)
+}
+
 /** About one picture every six seconds of narration, between 1 and 12. */
 export const sceneCountFor = (narrationSeconds: number): number => Math.min(12, Math.max(1, Math.round(narrationSeconds / 6)))
 

@@ -12,7 +12,7 @@ export const BYOK_RENDER_CENTS_PER_MINUTE = 10
 /** Timing captions (transcription) costs this many credits per started minute of source. */
 export const CAPTION_CREDITS_PER_MINUTE = 2
 
-/** Speech (text to speech, and the narration of generated videos) per started minute of audio. */
+/** Speech (text to speech, and the narration of generated videos) per minute of audio, counted per started second. */
 export const SPEECH_CREDITS_PER_MINUTE = 3
 
 const startedSeconds = (seconds: number): number => Math.max(1, Math.ceil(seconds - 1e-9))

@@ -85,6 +85,10 @@ export interface VideoRecord {
   readonly height: number | null
   readonly error: string | null
   readonly export: ExportState | null
+  /** When the media were deleted; the record stays, its files are gone and it can no longer be rendered. */
+  readonly mediaDeletedAt: string | null
+  /** The mp4s and thumbnails of earlier exports that a later one replaced: still the video's files. */
+  readonly replacedFileIds: ReadonlyArray<string>
 }
 
 export const WebhookEventName = Schema.Literal(
@@ -121,12 +125,18 @@ export type VideoEvent =
   }
   | { readonly _tag: "ExportProgressed"; readonly fraction: number; readonly at: string }
   | { readonly _tag: "Failed"; readonly error: string; readonly at: string }
+  | { readonly _tag: "Cancelled"; readonly at: string }
+  | { readonly _tag: "MediaDeleted"; readonly at: string }
 
 /** What the caller must do after a transition, inside the same transaction. */
 export type VideoEffect =
   | { readonly _tag: "Emit"; readonly event: "video.completed" | "video.failed"; readonly dedupeKey: string }
   | { readonly _tag: "RefundWork"; readonly workKey: string }
   | { readonly _tag: "StartRender"; readonly options: RenderOptions; readonly workKey: string }
+  | { readonly _tag: "StopWork"; readonly workKey: string }
+
+/** The error of a video whose work was cancelled: it starts with "cancelled", then says what happened. */
+export const CANCELLED_ERROR = "cancelled: the work was stopped on request, and the credits it had been charged were refunded."
 
 export class IllegalTransition extends Schema.TaggedError<IllegalTransition>()("IllegalTransition", {
   from: Schema.String,
@@ -142,6 +152,16 @@ export const hasReachedStep = (video: Pick<VideoRecord, "step">, step: Step): bo
 export const workKey = (video: Pick<VideoRecord, "id" | "work">): string => `${video.id}:${video.work}`
 
 const isExporting = (v: VideoRecord): boolean => v.export?.status === "rendering"
+
+/** Whether a piece of work is under way: generation, or an export of a finished video. */
+export const isWorking = (v: Pick<VideoRecord, "status" | "export">): boolean =>
+  v.status === "processing" || v.export?.status === "rendering"
+
+/** The files the video's record names (source, mp4, thumbnail, earlier exports); a generated project names more. */
+export const recordFileIds = (v: VideoRecord): ReadonlyArray<string> => [
+  ...[v.sourceFileId, v.videoFileId, v.thumbnailFileId].filter((id): id is string => id !== null),
+  ...v.replacedFileIds
+]
 
 export type Transition = Either.Either<
   { readonly video: VideoRecord; readonly effects: ReadonlyArray<VideoEffect> },
@@ -190,6 +210,7 @@ export const transition = (v: VideoRecord, e: VideoEvent): Transition => {
     }
     case "ExportRequested": {
       if (v.status === "processing") return illegal(v, e, "the video is still being generated")
+      if (v.mediaDeletedAt !== null) return illegal(v, e, "its media were deleted, so there is nothing left to render from")
       if (!v.generated) return illegal(v, e, "the video failed before its captions were timed")
       if (isExporting(v)) return illegal(v, e, "an export is already running")
       const next: VideoRecord = {
@@ -208,7 +229,12 @@ export const transition = (v: VideoRecord, e: VideoEvent): Transition => {
       return ok(next, { _tag: "StartRender", options: e.options, workKey: workKey(next) })
     }
     case "Rendered": {
-      const files = { videoFileId: e.videoFileId, thumbnailFileId: e.thumbnailFileId }
+      const replaced = [v.videoFileId, v.thumbnailFileId].filter((id): id is string => id !== null)
+      const files = {
+        videoFileId: e.videoFileId,
+        thumbnailFileId: e.thumbnailFileId,
+        replacedFileIds: [...v.replacedFileIds, ...replaced]
+      }
       if (v.status === "processing" && v.generated) {
         return ok(
           { ...touched, ...files, status: "completed", step: "completed" },
@@ -234,26 +260,36 @@ export const transition = (v: VideoRecord, e: VideoEvent): Transition => {
       if (v.export === null || !isExporting(v)) return illegal(v, e, "no export is running")
       return ok({ ...touched, export: { ...v.export, progress: Math.min(1, Math.max(0, e.fraction)) } })
     }
-    case "Failed": {
+    case "Failed":
+    case "Cancelled": {
+      // A cancelled job may still be running somewhere: it is told to stop before the refund is made.
+      const error = e._tag === "Failed" ? e.error : CANCELLED_ERROR
       const failedEffects: Array<VideoEffect> = [
+        ...(e._tag === "Cancelled" ? [{ _tag: "StopWork", workKey: workKey(v) } as const] : []),
         { _tag: "RefundWork", workKey: workKey(v) },
         { _tag: "Emit", event: "video.failed", dedupeKey: workKey(v) }
       ]
       if (v.status === "processing") {
-        return ok({ ...touched, status: "failed", error: e.error }, ...failedEffects)
+        return ok({ ...touched, status: "failed", error }, ...failedEffects)
       }
       if (v.export !== null && isExporting(v)) {
         return ok(
           {
             ...touched,
             status: "failed",
-            error: e.error,
-            export: { ...v.export, status: "failed", finishedAt: e.at, error: e.error }
+            error,
+            export: { ...v.export, status: "failed", finishedAt: e.at, error }
           },
           ...failedEffects
         )
       }
-      return illegal(v, e, "nothing is running that could fail")
+      return illegal(v, e, `the video is ${v.status} and no export is running`)
+    }
+    case "MediaDeleted": {
+      if (v.status === "processing") return illegal(v, e, "the video is still processing; cancel it first")
+      if (isExporting(v)) return illegal(v, e, "an export is running; cancel it first")
+      if (v.mediaDeletedAt !== null) return illegal(v, e, "its media were deleted already")
+      return ok({ ...touched, mediaDeletedAt: e.at })
     }
   }
 }
@@ -291,7 +327,9 @@ const newVideo = (input: NewVideo, kind: VideoKind): VideoRecord => ({
   width: null,
   height: null,
   error: null,
-  export: null
+  export: null,
+  mediaDeletedAt: null,
+  replacedFileIds: []
 })
 
 /** A new caption video, as the create operation records it. */
@@ -327,8 +365,14 @@ export class Video extends Schema.Class<Video>("Video")({
   duration: Schema.optional(Schema.Number).annotations({ description: "Seconds, once known." }),
   width: Schema.optional(Schema.Int).annotations({ description: "Display width in pixels, once known." }),
   height: Schema.optional(Schema.Int).annotations({ description: "Display height in pixels, once known." }),
-  error: Schema.optional(Schema.String).annotations({ description: "Present on failure; says what went wrong." }),
-  export: Schema.optional(ExportState)
+  error: Schema.optional(Schema.String).annotations({
+    description: "Present on failure; says what went wrong. A cancelled video's error starts with `cancelled`."
+  }),
+  export: Schema.optional(ExportState),
+  mediaDeletedAt: Schema.optional(Schema.String).annotations({
+    description:
+      "When the video's files were deleted (DELETE /v1/videos/{id}/media). The record stays; `videoUrl` and `thumbnailUrl` are gone and it cannot be rendered again."
+  })
 }) {}
 
 /** Turns the record into its public object; links are built by the caller, who knows the base URL. */
@@ -351,5 +395,6 @@ export const toPublic = (
     ...(v.width === null ? {} : { width: v.width }),
     ...(v.height === null ? {} : { height: v.height }),
     ...(v.error === null ? {} : { error: v.error }),
-    ...(v.export === null ? {} : { export: v.export })
+    ...(v.export === null ? {} : { export: v.export }),
+    ...(v.mediaDeletedAt === null ? {} : { mediaDeletedAt: v.mediaDeletedAt })
   })

@@ -66,3 +66,28 @@ export const redactUrl = (raw: string): string => {
     return "(invalid url)"
   }
 }
+
+/**
+ * Redelivery by hand waits this long from the start of an event's latest series of attempts: the
+ * automatic schedule (just under 24 hours, timeouts included) is over by then.
+ */
+export const REDELIVERY_AFTER_MS = 24 * 60 * 60 * 1000
+
+/** The latest series of attempts: 1 for the automatic deliveries, one more for each redelivery. */
+export const latestSeries = (attempts: ReadonlyArray<{ readonly series: number }>): number =>
+  attempts.reduce((latest, a) => Math.max(latest, a.series), 1)
+
+/**
+ * When an event may be redelivered: 24 hours after its latest series began (the event's creation for
+ * the first series, the first attempt of a redelivery for later ones), and only once that series is
+ * over (delivered or dropped). `null` while the event is still being delivered.
+ */
+export const redeliverableAt = (
+  event: { readonly state: "pending" | "delivered" | "dropped"; readonly createdAt: string },
+  attempts: ReadonlyArray<{ readonly series: number; readonly startedAt: string }>
+): number | null => {
+  if (event.state === "pending") return null
+  const series = latestSeries(attempts)
+  const starts = series === 1 ? [] : attempts.filter((a) => a.series === series).map((a) => Date.parse(a.startedAt))
+  return (starts.length === 0 ? Date.parse(event.createdAt) : Math.min(...starts)) + REDELIVERY_AFTER_MS
+}

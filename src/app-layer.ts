@@ -1,6 +1,7 @@
 // Chooses the adapters. Nothing else in the code base decides which adapter serves a port.
 import { Config, Data, Effect, Layer, Option, Redacted } from "effect"
 import { AdminToken } from "../adapters/http/authentication.ts"
+import { type RateLimitSettings, TokenRateLimits } from "../adapters/http/token-rate-limits.ts"
 import { CanvasFootageMakerLive } from "../adapters/gameplay/canvas-footage-maker.ts"
 import { IllustratorFromConfig } from "../adapters/imagery/illustrator-config.ts"
 import { FfmpegEngineLive } from "../adapters/media/ffmpeg-engine.ts"
@@ -21,6 +22,8 @@ export interface AppSettings extends ServiceConfigShape {
   readonly dataDir: string
   /** The operator's token for /admin (the CLI uses it); none = admin endpoints refuse everyone. */
   readonly adminToken: string | null
+  /** The per-token budgets of /v1 and /mcp in each API process. */
+  readonly rateLimits: RateLimitSettings
 }
 
 /** Media tools, outbound clients and settings: the same whatever stores serve the records and files. */
@@ -35,7 +38,8 @@ const toolsLayer = (settings: AppSettings) =>
     SourceFetcherLive.pipe(Layer.provide(OutboundClientLive)),
     HttpsWebhookTransportLive.pipe(Layer.provide(OutboundClientLive)),
     ServiceConfig.layer({ baseUrl: settings.baseUrl, workDir: settings.workDir }),
-    Layer.succeed(AdminToken, Option.map(Option.fromNullable(settings.adminToken), Redacted.make))
+    Layer.succeed(AdminToken, Option.map(Option.fromNullable(settings.adminToken), Redacted.make)),
+    TokenRateLimits.layer(settings.rateLimits)
   )
 
 const diskBlobs = (settings: AppSettings) => FsBlobStoreLive(`${settings.dataDir}/blobs`)

@@ -9,6 +9,7 @@ import { createAiVideo, createAiVideoV3 } from "./ops/ai-video/create-ai-video.t
 import { listArtStyles } from "./ops/art-styles/list-art-styles.ts"
 import { createCaptionVideo } from "./ops/caption-video/create-caption-video.ts"
 import { listFiles } from "./ops/files/list-files.ts"
+import { getPricing } from "./ops/pricing/get-pricing.ts"
 import { createGameplayVideo } from "./ops/gameplay-video/create-gameplay-video.ts"
 import { uploadFile } from "./ops/files/upload-file.ts"
 import { renderVideoOperation } from "./ops/render/render-video.ts"
@@ -19,10 +20,19 @@ import { createUser } from "./ops/users/create-user.ts"
 import { getVideoCaptions } from "./ops/videos/get-video-captions.ts"
 import { getVideo } from "./ops/videos/get-video.ts"
 import { listVideos } from "./ops/videos/list-videos.ts"
+import { cancelVideo } from "./ops/videos/cancel-video.ts"
+import { deleteVideoMedia } from "./ops/videos/delete-video-media.ts"
+import { listVideoDeliveries } from "./ops/webhooks/list-video-deliveries.ts"
+import { redeliverWebhookEvent } from "./ops/webhooks/redeliver-webhook-event.ts"
 import { createWorkspace } from "./ops/workspaces/create-workspace.ts"
 import { issueToken } from "./ops/workspaces/issue-token.ts"
 import { revokeToken } from "./ops/workspaces/revoke-token.ts"
 import { setWebhookSecret } from "./ops/workspaces/set-webhook-secret.ts"
+import { getWorkspace } from "./ops/workspace-account/get-workspace.ts"
+import { grantCredits } from "./ops/workspace-account/grant-credits.ts"
+import { listBalanceLogs } from "./ops/workspace-account/list-balance-logs.ts"
+import { listCreditLogs } from "./ops/workspace-account/list-credit-logs.ts"
+import { topUpCash } from "./ops/workspace-account/top-up-cash.ts"
 
 export const catalogue = [
   createCaptionVideo,
@@ -33,6 +43,10 @@ export const catalogue = [
   listVideos,
   getVideoCaptions,
   renderVideoOperation,
+  cancelVideo,
+  deleteVideoMedia,
+  listVideoDeliveries,
+  redeliverWebhookEvent,
   listVoices,
   listArtStyles,
   uploadFile,
@@ -42,10 +56,16 @@ export const catalogue = [
   createCaptionTemplate,
   updateCaptionTemplate,
   deleteCaptionTemplate,
+  getWorkspace,
+  listCreditLogs,
+  listBalanceLogs,
+  getPricing,
   createWorkspace,
   issueToken,
   revokeToken,
   setWebhookSecret,
+  topUpCash,
+  grantCredits,
   createUser,
   addMember
 ] as const

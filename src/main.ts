@@ -14,7 +14,8 @@ const program = Effect.gen(function*() {
     baseUrl: s.baseUrl,
     workDir: s.workDir,
     dataDir: s.dataDir,
-    adminToken: s.adminToken
+    adminToken: s.adminToken,
+    rateLimits: s.rateLimits
   })
   return yield* runRole(s, description).pipe(Effect.provide(layer))
 })

@@ -4,6 +4,8 @@ import { Config, Duration, Effect, Layer, Option } from "effect"
 import { resolve } from "node:path"
 import { WorkspaceStore } from "../domain/ports/workspace-store.ts"
 import { HttpServerLive } from "../adapters/http/server.ts"
+import type { BucketRule } from "../adapters/http/token-buckets.ts"
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "../adapters/http/token-rate-limits.ts"
 import { randomToken, sha256Hex } from "./kernel/secrets.ts"
 import { createWorkspaceNow } from "./ops/workspaces/create-workspace.ts"
 import { makeWorker } from "./worker.ts"
@@ -16,6 +18,14 @@ export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 25
 
 const atLeast = (min: number) => (config: Config.Config<number>) =>
   Config.validate(config, { message: `must be at least ${min}`, validation: (n) => n >= min })
+
+/** A per-token budget from its rate and burst settings; a rate of 0 switches it off. */
+const rateBudget = (rateName: string, burstName: string, defaults: BucketRule) =>
+  Effect.gen(function*() {
+    const perSecond = yield* Config.number(rateName).pipe(atLeast(0), Config.withDefault(defaults.perSecond))
+    const burst = yield* Config.integer(burstName).pipe(atLeast(1), Config.withDefault(defaults.burst))
+    return perSecond === 0 ? null : { perSecond, burst }
+  })
 
 export const roleSettings = Effect.gen(function*() {
   const role = yield* Config.literal(...ROLES)("ROLE").pipe(Config.withDefault("all" as const))
@@ -32,6 +42,10 @@ export const roleSettings = Effect.gen(function*() {
     atLeast(0),
     Config.withDefault(DEFAULT_SHUTDOWN_GRACE_SECONDS)
   )
+  const rateLimits: RateLimitSettings = {
+    reads: yield* rateBudget("RATE_LIMIT_PER_SECOND", "RATE_LIMIT_BURST", DEFAULT_RATE_LIMITS.reads),
+    writes: yield* rateBudget("RATE_LIMIT_WRITES_PER_SECOND", "RATE_LIMIT_WRITES_BURST", DEFAULT_RATE_LIMITS.writes)
+  }
   return {
     role,
     port,
@@ -43,7 +57,8 @@ export const roleSettings = Effect.gen(function*() {
     mediaConcurrency,
     webhookConcurrency,
     leaseSeconds,
-    graceSeconds
+    graceSeconds,
+    rateLimits
   }
 })
 
@@ -87,6 +102,9 @@ const storeLines = (d: StoreDescription) => [
   `  Blobs:          ${d.blobStore}`
 ]
 
+const budgetText = (name: string, rule: BucketRule | null): string =>
+  rule === null ? `${name} unlimited` : `${name} ${rule.perSecond}/s (bursts of ${rule.burst})`
+
 const announceApi = (s: RoleSettings, d: StoreDescription) =>
   Effect.gen(function*() {
     const dev = yield* devWorkspace(s, d.inMemory)
@@ -100,6 +118,8 @@ const announceApi = (s: RoleSettings, d: StoreDescription) =>
       `  Admin token:    ${s.adminToken}   (for the CLI: ADMIN_TOKEN=... npm run cli -- ...)`,
       `  Files:          ${s.dataDir}`,
       ...storeLines(d),
+      `  Rate limits:    per token, in this process: ${budgetText("reads", s.rateLimits.reads)}, ` +
+      budgetText("writes and /mcp", s.rateLimits.writes),
       s.role === "all"
         ? `  Jobs:           run here (media ${s.mediaConcurrency} at once, webhooks ${s.webhookConcurrency})`
         : "  Jobs:           not run here; start worker processes (npm run start:worker)"

@@ -41,7 +41,8 @@ export const ApiErrors = {
   403: withStatus(403, "The plan does not allow this."),
   404: withStatus(404, "No such record in this workspace."),
   409: withStatus(409, "The record is not in a state that allows this, or the Idempotency-Key was used with another body."),
-  413: withStatus(413, "The upload is over the size limit.")
+  413: withStatus(413, "The upload is over the size limit."),
+  429: withStatus(429, "Too many requests with this token; `Retry-After` (and `details.retryAfterSeconds`) says when to retry.")
 } as const
 
 export const STATUS_OF: Readonly<Record<DomainError["_tag"], keyof typeof ApiErrors>> = {
@@ -80,3 +81,6 @@ export const payloadTooLarge = (limitBytes: number) =>
     message: `The upload is over the limit of ${Math.round(limitBytes / 1_000_000)} MB.`,
     details: { limitBytes }
   })
+
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new ApiError({ status: 429, code: "rate_limited", message, details: { retryAfterSeconds } })

@@ -86,6 +86,7 @@ const groupOf = <const Name extends string>(name: Name, access: AnyOperation["ac
 export class VideosGroup extends groupOf("v1", "workspace")
   .add(captionSrt)
   .add(captionVtt)
+  .addError(ApiErrors[429])
   .middleware(Authentication)
   .annotate(OpenApi.Title, "API")
 {}

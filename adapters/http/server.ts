@@ -15,6 +15,7 @@ import { AdminGroupLive, VideosGroupLive } from "./handlers.ts"
 import { MediaRoute } from "./media-route.ts"
 import { McpRoute } from "../mcp/mcp-route.ts"
 import { OAuthRoutes } from "../oauth/oauth-routes.ts"
+import { limitTokenRate } from "./rate-limit-guard.ts"
 import { RequestErrorsLive } from "./request-errors.ts"
 import { ArtStylePreviewRoute } from "./art-style-preview-route.ts"
 import { VoicePreviewRoute } from "./voice-preview-route.ts"
@@ -61,7 +62,7 @@ const quietReads = (app: HttpApp.Default): HttpApp.Default =>
       : app)
 
 const serverMiddleware = (app: HttpApp.Default) =>
-  HttpMiddleware.logger(quietReads(limitBodySize(app)))
+  HttpMiddleware.logger(limitTokenRate(quietReads(limitBodySize(app))))
 
 const READY_TIMEOUT = Duration.seconds(3)
 

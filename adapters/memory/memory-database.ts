@@ -5,6 +5,7 @@ import type { GeneratedProject } from "../../domain/generated-project.ts"
 import type { StoredFile } from "../../domain/ports/file-store.ts"
 import type { StoredResponse } from "../../domain/ports/idempotency-store.ts"
 import type { Job } from "../../domain/ports/job-queue.ts"
+import type { CashEntry } from "../../domain/ports/cash-ledger.ts"
 import type { LedgerEntry } from "../../domain/ports/ledger.ts"
 import type { AuthorizationCode, Grant, OAuthClient, OAuthToken } from "../../domain/ports/oauth-store.ts"
 import type { DeliveryAttempt, OutboxEvent } from "../../domain/ports/outbox.ts"
@@ -25,6 +26,7 @@ export interface Tables {
   readonly templates: ReadonlyMap<number, SavedTemplate>
   readonly lastTemplateId: number
   readonly ledger: ReadonlyArray<LedgerEntry>
+  readonly cashLedger: ReadonlyArray<CashEntry>
   readonly jobs: ReadonlyMap<string, Job>
   readonly events: ReadonlyMap<string, OutboxEvent>
   readonly deliveryAttempts: ReadonlyArray<DeliveryAttempt>
@@ -52,6 +54,7 @@ const emptyTables: Tables = {
   templates: new Map(),
   lastTemplateId: 0,
   ledger: [],
+  cashLedger: [],
   jobs: new Map(),
   events: new Map(),
   deliveryAttempts: [],

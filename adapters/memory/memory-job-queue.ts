@@ -121,6 +121,12 @@ export const MemoryJobQueueLive = Layer.effect(
         change(id, (job) => ({ ...job, status: "dead", lockedUntil: null, lastError: error })).pipe(
           Effect.withSpan("MemoryJobQueue.kill")
         ),
+      cancel: (dedupeKey, reason) =>
+        db.write((t) => {
+          const job = [...t.jobs.values()].find((j) => j.dedupeKey === dedupeKey)
+          if (job === undefined || (job.status !== "queued" && job.status !== "running")) return t
+          return { ...t, jobs: withRow(t.jobs, job.id, { ...job, status: "cancelled", lockedUntil: null, lastError: reason }) }
+        }).pipe(Effect.withSpan("MemoryJobQueue.cancel")),
       get: (id) => db.read((t) => Option.fromNullable(t.jobs.get(id))).pipe(Effect.withSpan("MemoryJobQueue.get")),
       nextRunAt: (lane) =>
         db.read((t) => {

@@ -1,5 +1,6 @@
 // Every store port and the Transactor in memory, sharing one database.
 import { Layer } from "effect"
+import { MemoryCashLedgerLive } from "./memory-cash-ledger.ts"
 import { MemoryDatabaseLive, MemoryTransactorLive } from "./memory-database.ts"
 import { MemoryFileStoreLive } from "./memory-file-store.ts"
 import { MemoryIdempotencyStoreLive } from "./memory-idempotency-store.ts"
@@ -20,6 +21,7 @@ export const MemoryStoresLive = Layer.mergeAll(
   MemoryVideoStoreLive,
   MemoryTemplateStoreLive,
   MemoryLedgerLive,
+  MemoryCashLedgerLive,
   MemoryJobQueueLive,
   MemoryOutboxLive,
   MemoryIdempotencyStoreLive,

@@ -1,7 +1,11 @@
 // Outbox over the in-memory database.
 import { Effect, Layer, Option } from "effect"
-import { Outbox, type OutboxEvent } from "../../domain/ports/outbox.ts"
+import { type DeliveryAttempt, Outbox, type OutboxEvent } from "../../domain/ports/outbox.ts"
 import { MemoryDatabase, type Tables, updateRow, withRow } from "./memory-database.ts"
+
+/** An event's attempts, series by series, each series in attempt order. */
+const attemptsOf = (t: Tables, eventId: string): ReadonlyArray<DeliveryAttempt> =>
+  t.deliveryAttempts.filter((a) => a.eventId === eventId).sort((a, b) => a.series - b.series || a.attempt - b.attempt)
 
 export const MemoryOutboxLive = Layer.effect(
   Outbox,
@@ -23,11 +27,23 @@ export const MemoryOutboxLive = Layer.effect(
           Effect.withSpan("MemoryOutbox.recordAttempt")
         ),
       attempts: (eventId) =>
-        db.read((t) => t.deliveryAttempts.filter((a) => a.eventId === eventId).sort((a, b) => a.attempt - b.attempt))
-          .pipe(Effect.withSpan("MemoryOutbox.attempts")),
+        db.read((t) => attemptsOf(t, eventId)).pipe(Effect.withSpan("MemoryOutbox.attempts")),
       forSubject: (subjectId) =>
         db.read((t) => [...t.events.values()].filter((e) => e.subjectId === subjectId)).pipe(
           Effect.withSpan("MemoryOutbox.forSubject")
-        )
+        ),
+      // The cursor is the id of the page's last event; the events map keeps the order they were added in.
+      deliveryLog: ({ cursor, limit, subjectId }) =>
+        db.read((t) => {
+          const newestFirst = [...t.events.values()].filter((e) => e.subjectId === subjectId).reverse()
+          const start = cursor === undefined ? 0 : newestFirst.findIndex((e) => e.id === cursor) + 1
+          if (start === 0 && cursor !== undefined) return { items: [], nextCursor: null }
+          const page = newestFirst.slice(start, start + limit)
+          const last = page[page.length - 1]
+          return {
+            items: page.map((event) => ({ event, attempts: attemptsOf(t, event.id) })),
+            nextCursor: start + limit < newestFirst.length && last !== undefined ? last.id : null
+          }
+        }).pipe(Effect.withSpan("MemoryOutbox.deliveryLog"))
     }))
 )

@@ -25,6 +25,9 @@ export const MemoryVideoStoreLive = Layer.effect(
           .pipe(Effect.withSpan("MemoryVideoStore.get")),
       getById: (id) =>
         db.read((t) => Option.fromNullable(t.videos.get(id))).pipe(Effect.withSpan("MemoryVideoStore.getById")),
+      // A memory transaction holds the whole database already.
+      getForUpdate: (id) =>
+        db.read((t) => Option.fromNullable(t.videos.get(id))).pipe(Effect.withSpan("MemoryVideoStore.getForUpdate")),
       findByEditorToken: (token) =>
         db.read((t) => Option.fromNullable([...t.videos.values()].find((v) => v.editorToken === token))).pipe(
           Effect.withSpan("MemoryVideoStore.findByEditorToken")

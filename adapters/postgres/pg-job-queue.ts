@@ -117,6 +117,13 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
           update(id, sql`status = 'dead', locked_until = NULL, last_error = ${error}`).pipe(
             Effect.withSpan("PgJobQueue.kill")
           ),
+        cancel: (dedupeKey, reason) =>
+          sql`UPDATE jobs SET status = 'cancelled', locked_until = NULL, last_error = ${reason}
+            WHERE dedupe_key = ${dedupeKey} AND status IN ('queued', 'running')`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Effect.withSpan("PgJobQueue.cancel")
+          ),
         // The interrupted claim is not an attempt.
         release: (id) =>
           Clock.currentTimeMillis.pipe(

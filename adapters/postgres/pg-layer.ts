@@ -3,6 +3,7 @@
 import { PgClient } from "@effect/sql-pg"
 import { type Duration, Layer, type Redacted } from "effect"
 import { PgMigrationsLive } from "./migrations.ts"
+import { PgCashLedgerLive } from "./pg-cash-ledger.ts"
 import { PgFileStoreLive } from "./pg-file-store.ts"
 import { PgIdempotencyStoreLive } from "./pg-idempotency-store.ts"
 import { PgJobQueueLive } from "./pg-job-queue.ts"
@@ -37,6 +38,7 @@ export const PgStoresLive = (options: PgStoresOptions) =>
     PgVideoStoreLive,
     PgTemplateStoreLive,
     PgLedgerLive,
+    PgCashLedgerLive,
     PgJobQueueLive({ listenHeartbeat: options.listenHeartbeat }),
     PgOutboxLive,
     PgIdempotencyStoreLive,

@@ -30,6 +30,7 @@ const toEvent = (row: EventRow): OutboxEvent => ({
 
 interface AttemptRow {
   readonly event_id: string
+  readonly series: number
   readonly attempt: number
   readonly started_at: Date
   readonly duration_ms: number
@@ -40,6 +41,7 @@ interface AttemptRow {
 
 const toAttempt = (row: AttemptRow): DeliveryAttempt => ({
   eventId: row.event_id,
+  series: row.series,
   attempt: row.attempt,
   startedAt: isoText(row.started_at),
   durationMs: row.duration_ms,
@@ -75,11 +77,12 @@ export const PgOutboxLive = Layer.effect(
           Effect.withSpan("PgOutbox.setState")
         ),
       recordAttempt: (a) =>
-        sql`INSERT INTO delivery_attempts (event_id, attempt, started_at, duration_ms, status, error, target)
-          VALUES (${a.eventId}, ${a.attempt}, ${a.startedAt}, ${a.durationMs}, ${a.status}, ${a.error}, ${a.target})`
+        sql`INSERT INTO delivery_attempts (event_id, series, attempt, started_at, duration_ms, status, error, target)
+          VALUES (${a.eventId}, ${a.series}, ${a.attempt}, ${a.startedAt}, ${a.durationMs}, ${a.status}, ${a.error},
+            ${a.target})`
           .pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgOutbox.recordAttempt")),
       attempts: (eventId) =>
-        sql<AttemptRow>`SELECT * FROM delivery_attempts WHERE event_id = ${eventId} ORDER BY attempt, seq`.pipe(
+        sql<AttemptRow>`SELECT * FROM delivery_attempts WHERE event_id = ${eventId} ORDER BY series, attempt, seq`.pipe(
           Effect.map((rows) => rows.map(toAttempt)),
           Effect.orDie,
           Effect.withSpan("PgOutbox.attempts")
@@ -89,6 +92,27 @@ export const PgOutboxLive = Layer.effect(
           Effect.map((rows) => rows.map(toEvent)),
           Effect.orDie,
           Effect.withSpan("PgOutbox.forSubject")
-        )
+        ),
+      // The cursor is the id of the page's last event; an id that is not the subject's matches nothing.
+      deliveryLog: ({ cursor, limit, subjectId }) =>
+        Effect.gen(function*() {
+          const after = cursor === undefined
+            ? sql`TRUE`
+            : sql`seq < (SELECT seq FROM outbox_events WHERE id = ${cursor} AND subject_id = ${subjectId})`
+          // One row past the page says whether another page follows.
+          const rows = yield* sql<EventRow>`SELECT * FROM outbox_events WHERE subject_id = ${subjectId} AND ${after}
+            ORDER BY seq DESC LIMIT ${limit + 1}`
+          const events = rows.slice(0, limit).map(toEvent)
+          const attempts = events.length === 0 ? [] : yield* sql<AttemptRow>`SELECT * FROM delivery_attempts
+            WHERE ${sql.in("event_id", events.map((e) => e.id))} ORDER BY series, attempt, seq`
+          const last = events[events.length - 1]
+          return {
+            items: events.map((event) => ({
+              event,
+              attempts: attempts.filter((a) => a.event_id === event.id).map(toAttempt)
+            })),
+            nextCursor: rows.length > limit && last !== undefined ? last.id : null
+          }
+        }).pipe(Effect.orDie, Effect.withSpan("PgOutbox.deliveryLog"))
     }))
 )

@@ -6,7 +6,7 @@ import type { GeneratedProject } from "../../domain/generated-project.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
 import type { RenderOptions } from "../../domain/rules.ts"
 import type { ExportState, VideoRecord } from "../../domain/video.ts"
-import { isoText, jsonText, jsonTextOrNull } from "./pg-values.ts"
+import { isoText, isoTextOrNull, jsonText, jsonTextOrNull } from "./pg-values.ts"
 import { decodeListCursor, encodeListCursor } from "../video-list-cursor.ts"
 
 interface VideoRow {
@@ -33,6 +33,8 @@ interface VideoRow {
   readonly height: number | null
   readonly error: string | null
   readonly export: ExportState | null
+  readonly media_deleted_at: Date | null
+  readonly replaced_file_ids: ReadonlyArray<string>
 }
 
 const toVideo = (row: VideoRow): VideoRecord => ({
@@ -58,7 +60,9 @@ const toVideo = (row: VideoRow): VideoRecord => ({
   width: row.width,
   height: row.height,
   error: row.error,
-  export: row.export
+  export: row.export,
+  mediaDeletedAt: isoTextOrNull(row.media_deleted_at),
+  replacedFileIds: row.replaced_file_ids
 })
 
 const oneVideo = (rows: ReadonlyArray<VideoRow>) => Option.map(Option.fromNullable(rows[0]), toVideo)
@@ -71,12 +75,12 @@ export const PgVideoStoreLive = Layer.effect(
       insert: (v) =>
         sql`INSERT INTO videos (id, workspace_id, kind, status, step, render, render_options, template_id, created_at,
             updated_at, editor_token, webhook_url, work, generated, source_url, source_file_id, video_file_id,
-            thumbnail_file_id, duration_seconds, width, height, error, export)
+            thumbnail_file_id, duration_seconds, width, height, error, export, media_deleted_at, replaced_file_ids)
           VALUES (${v.id}, ${v.workspaceId}, ${v.kind}, ${v.status}, ${v.step}, ${v.render},
             ${jsonTextOrNull(v.renderOptions)}, ${v.templateId}, ${v.createdAt},
             ${v.updatedAt}, ${v.editorToken}, ${v.webhookUrl}, ${v.work}, ${v.generated}, ${v.sourceUrl},
             ${v.sourceFileId}, ${v.videoFileId}, ${v.thumbnailFileId}, ${v.durationSeconds}, ${v.width}, ${v.height},
-            ${v.error}, ${jsonTextOrNull(v.export)})`.pipe(
+            ${v.error}, ${jsonTextOrNull(v.export)}, ${v.mediaDeletedAt}, ${jsonText(v.replacedFileIds)})`.pipe(
           Effect.asVoid,
           Effect.orDie,
           Effect.withSpan("PgVideoStore.insert")
@@ -93,6 +97,12 @@ export const PgVideoStoreLive = Layer.effect(
           Effect.orDie,
           Effect.withSpan("PgVideoStore.getById")
         ),
+      getForUpdate: (id) =>
+        sql<VideoRow>`SELECT * FROM videos WHERE id = ${id} FOR UPDATE`.pipe(
+          Effect.map(oneVideo),
+          Effect.orDie,
+          Effect.withSpan("PgVideoStore.getForUpdate")
+        ),
       findByEditorToken: (token) =>
         sql<VideoRow>`SELECT * FROM videos WHERE editor_token = ${token}`.pipe(
           Effect.map(oneVideo),
@@ -107,7 +117,8 @@ export const PgVideoStoreLive = Layer.effect(
             generated = ${v.generated}, source_url = ${v.sourceUrl}, source_file_id = ${v.sourceFileId},
             video_file_id = ${v.videoFileId}, thumbnail_file_id = ${v.thumbnailFileId},
             duration_seconds = ${v.durationSeconds}, width = ${v.width}, height = ${v.height}, error = ${v.error},
-            export = ${jsonTextOrNull(v.export)}
+            export = ${jsonTextOrNull(v.export)}, media_deleted_at = ${v.mediaDeletedAt},
+            replaced_file_ids = ${jsonText(v.replacedFileIds)}
           WHERE id = ${v.id}`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgVideoStore.update")),
       list: ({ cursor, limit, status, workspaceId }) => {
         // A cursor this adapter did not make points past the end: an empty page rather than a restart.

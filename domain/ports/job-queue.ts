@@ -12,7 +12,8 @@ export interface Job {
   readonly runAt: number
   /** Claims so far, including the current one. */
   readonly attempts: number
-  readonly status: "queued" | "running" | "done" | "dead"
+  /** `cancelled`: stopped for good on request; never claimed again. */
+  readonly status: "queued" | "running" | "done" | "dead" | "cancelled"
   readonly lockedUntil: number | null
   readonly dedupeKey: string | null
   readonly lastError: string | null
@@ -39,6 +40,11 @@ export interface JobQueueShape {
    */
   readonly reschedule: (id: string, runAt: number, note: string) => Effect.Effect<void>
   readonly kill: (id: string, error: string) => Effect.Effect<void>
+  /**
+   * Stops the job with this dedupe key for good, if it is queued or running (otherwise nothing
+   * changes): it is never claimed again, and the worker running it sees `cancelled` and interrupts it.
+   */
+  readonly cancel: (dedupeKey: string, reason: string) => Effect.Effect<void>
   /**
    * Gives a running job back at once (a worker shutting down): queued again, due now, and the
    * interrupted claim does not count as an attempt.

@@ -19,6 +19,9 @@ export interface OutboxEvent {
 
 export interface DeliveryAttempt {
   readonly eventId: string
+  /** 1 for the automatic deliveries; each redelivery starts the next series. */
+  readonly series: number
+  /** Within its series, from 1. */
   readonly attempt: number
   readonly startedAt: string
   readonly durationMs: number
@@ -26,6 +29,16 @@ export interface DeliveryAttempt {
   readonly error: string | null
   /** The URL with its credentials removed. */
   readonly target: string
+}
+
+export interface EventDeliveries {
+  readonly event: OutboxEvent
+  readonly attempts: ReadonlyArray<DeliveryAttempt>
+}
+
+export interface DeliveryLogPage {
+  readonly items: ReadonlyArray<EventDeliveries>
+  readonly nextCursor: string | null
 }
 
 export interface OutboxShape {
@@ -36,5 +49,11 @@ export interface OutboxShape {
   readonly recordAttempt: (attempt: DeliveryAttempt) => Effect.Effect<void>
   readonly attempts: (eventId: string) => Effect.Effect<ReadonlyArray<DeliveryAttempt>>
   readonly forSubject: (subjectId: string) => Effect.Effect<ReadonlyArray<OutboxEvent>>
+  /** The subject's events newest first, each with its attempts in order; a cursor no adapter made gives an empty page. */
+  readonly deliveryLog: (query: {
+    readonly subjectId: string
+    readonly limit: number
+    readonly cursor: string | undefined
+  }) => Effect.Effect<DeliveryLogPage>
 }
 export class Outbox extends Context.Tag("Outbox")<Outbox, OutboxShape>() {}

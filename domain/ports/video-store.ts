@@ -14,6 +14,11 @@ export interface VideoStoreShape {
   readonly get: (workspaceId: string, id: string) => Effect.Effect<Option.Option<VideoRecord>>
   /** For workers, which act on behalf of the record's own workspace. */
   readonly getById: (id: string) => Effect.Effect<Option.Option<VideoRecord>>
+  /**
+   * As `getById`, and inside a transaction the record is held against other writers until it ends:
+   * every change of state reads through this, so two of them (a worker's step, a cancel) never overwrite each other.
+   */
+  readonly getForUpdate: (id: string) => Effect.Effect<Option.Option<VideoRecord>>
   readonly findByEditorToken: (token: string) => Effect.Effect<Option.Option<VideoRecord>>
   readonly update: (video: VideoRecord) => Effect.Effect<void>
   /** Newest first. The cursor is opaque to callers. */

@@ -1,6 +1,7 @@
 // Claims jobs lane by lane and runs the handler registered for each kind, renewing the lease while
 // it runs. A handler decides its own retries (webhooks follow the domain schedule); a crash is
-// retried a few times with a short backoff, then the job goes dead and its handler cleans up.
+// retried a few times with a short backoff, then the job goes dead and its handler cleans up. A job
+// cancelled in the queue (by any process) is interrupted where it stands: its tools are killed.
 import { Cause, Clock, Duration, Effect, Exit, Fiber, Option, Schedule } from "effect"
 import { type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
 
@@ -24,6 +25,8 @@ export const DEFAULT_LEASE_MS = 60_000
 /** Claims that ended in a crash (in the process, or of the process) before a job goes dead. */
 export const MAX_CRASHES = 3
 const CRASH_BACKOFF_MS = 5_000
+/** How often a running job's record is read to see whether it was cancelled. */
+export const DEFAULT_CANCEL_CHECK_MS = 1_000
 
 export interface JobRunnerOptions {
   /** Longest idle wait between claims; a wake-up hint from the queue ends it sooner. */
@@ -46,9 +49,27 @@ const describeCrash = (cause: Cause.Cause<unknown>): string => {
 
 export const makeJobRunner = <R>(
   handlers: ReadonlyArray<JobHandler<R>>,
-  { leaseMs = DEFAULT_LEASE_MS }: { readonly leaseMs?: number } = {}
+  { cancelCheckMs = DEFAULT_CANCEL_CHECK_MS, leaseMs = DEFAULT_LEASE_MS }: {
+    readonly leaseMs?: number
+    readonly cancelCheckMs?: number
+  } = {}
 ) => {
   const byKind = new Map(handlers.map((h) => [h.kind, h]))
+
+  const isCancelled = (id: string) =>
+    Effect.flatMap(JobQueue, (queue) => queue.get(id)).pipe(
+      Effect.map(Option.exists((job) => job.status === "cancelled")),
+      // A look that fails (the database is away) is no cancellation; the next look may tell.
+      Effect.catchAllDefect(() => Effect.succeed(false))
+    )
+
+  /** Succeeds once the job is seen cancelled. */
+  const whenCancelled = (id: string) =>
+    isCancelled(id).pipe(
+      Effect.delay(Duration.millis(cancelCheckMs)),
+      Effect.repeat({ until: (cancelled) => cancelled }),
+      Effect.asVoid
+    )
 
   const execute = (job: Job) =>
     Effect.gen(function*() {
@@ -73,10 +94,19 @@ export const makeJobRunner = <R>(
         Effect.forkScoped
       )
       const started = yield* Clock.currentTimeMillis
-      const outcome = yield* handler.run(job).pipe(Effect.sandbox, Effect.either)
+      // Losing the race interrupts the handler; its finalizers (scratch folders, child processes) run first.
+      const finished = yield* Effect.race(
+        handler.run(job).pipe(Effect.sandbox, Effect.either, Effect.map(Option.some)),
+        Effect.as(whenCancelled(job.id), Option.none())
+      )
       yield* Fiber.interrupt(renew)
       const ended = yield* Clock.currentTimeMillis
       const annotations = { jobId: job.id, kind: job.kind, attempt: job.attempts, durationMs: ended - started }
+      // Whatever the handler did after the cancel (a crash on the changed record included) is not to be retried.
+      if (Option.isNone(finished) || (yield* isCancelled(job.id))) {
+        return yield* Effect.logInfo("job cancelled").pipe(Effect.annotateLogs(annotations))
+      }
+      const outcome = finished.value
       if (outcome._tag === "Left") {
         const error = describeCrash(outcome.left)
         yield* Effect.logError("job crashed", outcome.left).pipe(Effect.annotateLogs(annotations))

@@ -8,9 +8,9 @@ import { Ledger } from "../../domain/ports/ledger.ts"
 import { Outbox } from "../../domain/ports/outbox.ts"
 import { Transactor } from "../../domain/ports/transactor.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
-import { transition, type VideoEffect, type VideoEvent, type VideoRecord } from "../../domain/video.ts"
+import { isWorking, transition, type VideoEffect, type VideoEvent, type VideoRecord, workKey } from "../../domain/video.ts"
 import { presentVideo } from "../ops/videos/present-video.ts"
-import { DELIVER_WEBHOOK, RENDER_VIDEO } from "./job-kinds.ts"
+import { DELIVER_WEBHOOK, deliveryJobKey, generationJobKey, RENDER_VIDEO, renderJobKey } from "./job-kinds.ts"
 import { newId } from "./secrets.ts"
 import { ServiceConfig } from "./service-config.ts"
 
@@ -41,7 +41,7 @@ const carryOut = (video: VideoRecord, effect: VideoEffect) =>
             kind: DELIVER_WEBHOOK,
             payload: { eventId: added.value.id },
             runAt: now,
-            dedupeKey: `deliver:${added.value.id}`
+            dedupeKey: deliveryJobKey(added.value.id, 1)
           })
         }
         return
@@ -56,6 +56,7 @@ const carryOut = (video: VideoRecord, effect: VideoEffect) =>
             key: `${charge.key}:refund`,
             amount: -charge.amount,
             reason: `refund: ${charge.reason}`,
+            operation: "refund",
             workKey: charge.workKey,
             videoId: charge.videoId,
             at: new Date(now).toISOString()
@@ -69,8 +70,16 @@ const carryOut = (video: VideoRecord, effect: VideoEffect) =>
           kind: RENDER_VIDEO,
           payload: { videoId: video.id, workKey: effect.workKey, options: effect.options },
           runAt: now,
-          dedupeKey: `render:${effect.workKey}`
+          dedupeKey: renderJobKey(effect.workKey)
         })
+        return
+      }
+      case "StopWork": {
+        // The work's job is generation (with its render) for the first piece of work, a render after that.
+        const queue = yield* JobQueue
+        const reason = "cancelled on request"
+        if (effect.workKey === workKey({ id: video.id, work: 0 })) yield* queue.cancel(generationJobKey(video.id), reason)
+        yield* queue.cancel(renderJobKey(effect.workKey), reason)
         return
       }
     }
@@ -86,7 +95,7 @@ export const applyVideoEvent = (
 ): Effect.Effect<VideoRecord, never, VideoEventServices> =>
   Effect.gen(function*() {
     const videos = yield* VideoStore
-    const current = yield* videos.getById(videoId).pipe(
+    const current = yield* videos.getForUpdate(videoId).pipe(
       Effect.flatMap(Option.match({
         onNone: () => Effect.dieMessage(`video ${videoId} vanished`),
         onSome: Effect.succeed
@@ -104,11 +113,13 @@ export const applyVideoEvent = (
     Effect.withSpan("applyVideoEvent", { attributes: { videoId } })
   )
 
-/** Ends the running work of a video as failed, unless it already ended (a retried job finding it terminal). */
+/**
+ * Ends the running work of a video as failed, unless it already ended (a retried job finding it
+ * terminal, or a cancel that came first): the record is held from the check to the change.
+ */
 export const failVideo = (videoId: string, failure: WorkFailed) =>
   Effect.gen(function*() {
-    const video = yield* (yield* VideoStore).getById(videoId)
-    const running = Option.exists(video, (v) => v.status === "processing" || v.export?.status === "rendering")
-    if (!running) return
+    const video = yield* (yield* VideoStore).getForUpdate(videoId)
+    if (!Option.exists(video, isWorking)) return
     yield* applyVideoEvent(videoId, (at) => ({ _tag: "Failed", error: failure.message, at }))
-  })
+  }).pipe((self) => Effect.flatMap(Transactor, (tx) => tx.atomically(self)))

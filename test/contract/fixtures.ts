@@ -1,6 +1,7 @@
 // Records the contract suites store: valid, unique, and built from the domain's own constructors.
 import { randomUUID } from "node:crypto"
-import type { LedgerEntry } from "../../domain/ports/ledger.ts"
+import type { NewCashEntry } from "../../domain/ports/cash-ledger.ts"
+import type { NewLedgerEntry } from "../../domain/ports/ledger.ts"
 import type { AuthorizationCode, Grant, OAuthClient, OAuthToken, OAuthTokenKind } from "../../domain/ports/oauth-store.ts"
 import type { User } from "../../domain/ports/user-store.ts"
 import type { Workspace } from "../../domain/ports/workspace-store.ts"
@@ -20,13 +21,27 @@ export const aVideo = (workspaceId: string, changes: Partial<VideoRecord> = {}):
   ...changes
 })
 
-export const anEntry = (workspaceId: string, amount: number, changes: Partial<LedgerEntry> = {}): LedgerEntry => ({
+export const anEntry = (workspaceId: string, amount: number, changes: Partial<NewLedgerEntry> = {}): NewLedgerEntry => ({
   id: randomUUID(),
   workspaceId,
   key: randomUUID(),
   amount,
   reason: amount < 0 ? "render" : "top_up",
+  operation: amount < 0 ? "render" : "top-up",
   workKey: null,
+  videoId: null,
+  at: "2025-01-02T03:04:05.678Z",
+  ...changes
+})
+
+/** A cash movement in micro-dollars: a top-up when positive, a BYOK render charge when negative. */
+export const aCashEntry = (workspaceId: string, amount: number, changes: Partial<NewCashEntry> = {}): NewCashEntry => ({
+  id: randomUUID(),
+  workspaceId,
+  key: randomUUID(),
+  kind: amount < 0 ? "render_charge" : "top_up",
+  amount,
+  note: null,
   videoId: null,
   at: "2025-01-02T03:04:05.678Z",
   ...changes

@@ -231,6 +231,36 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue, unkn
         expect(Option.map(yield* jobs.get(job.id), (j) => j.status)).toEqual(Option.some("done"))
       }))
 
+    queueTest("cancels a queued or running job by its dedupe key for good, and nothing else", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const statusOf = (id: string) => Effect.map(jobs.get(id), Option.map((j) => [j.status, j.lockedUntil, j.lastError]))
+        const queued = Option.getOrThrow(yield* enqueue(aJob("media", now + 1_000, `cancel-${randomUUID()}`)))
+        const running = Option.getOrThrow(yield* enqueue(aJob("media", now, `cancel-${randomUUID()}`)))
+        const done = Option.getOrThrow(yield* enqueue(aJob("webhooks", now, `cancel-${randomUUID()}`)))
+        const untouched = Option.getOrThrow(yield* enqueue(aJob("media", now + 1_000, `cancel-${randomUUID()}`)))
+        expect(Option.map(yield* jobs.claim("media", LEASE), (j) => j.id)).toEqual(Option.some(running.id))
+        yield* jobs.complete(done.id)
+
+        yield* jobs.cancel(queued.dedupeKey!, "cancelled on request")
+        yield* jobs.cancel(running.dedupeKey!, "cancelled on request")
+        yield* jobs.cancel(done.dedupeKey!, "cancelled on request")
+        yield* jobs.cancel(`cancel-${randomUUID()}`, "no such job")
+        expect(yield* statusOf(queued.id)).toEqual(Option.some(["cancelled", null, "cancelled on request"]))
+        expect(yield* statusOf(running.id)).toEqual(Option.some(["cancelled", null, "cancelled on request"]))
+        expect(yield* statusOf(done.id)).toEqual(Option.some(["done", null, null]))
+        expect(yield* statusOf(untouched.id)).toEqual(Option.some(["queued", null, null]))
+
+        // Neither the queued one when due, nor the running one when its lease would have lapsed, is claimed again.
+        yield* TestClock.adjust(LEASE + 1_000)
+        const claimed = yield* jobs.claim("media", LEASE)
+        expect(Option.map(claimed, (j) => j.id)).toEqual(Option.some(untouched.id))
+        expect(Option.isNone(yield* jobs.claim("media", LEASE))).toBe(true)
+        // The worker that ran it hands it back on its way out: it stays cancelled.
+        yield* jobs.release(running.id)
+        expect(Option.map(yield* jobs.get(running.id), (j) => j.status)).toEqual(Option.some("cancelled"))
+      }))
+
     queueTest("waitForWork returns when work arrives in the lane, or after the longest wait", (enqueue, now) =>
       Effect.gen(function*() {
         const jobs = yield* JobQueue

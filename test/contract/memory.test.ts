@@ -1,5 +1,6 @@
 // Every store contract against the in-memory adapters; each suite builds its own empty database.
 import { MemoryStoresLive } from "../../adapters/memory/memory-layer.ts"
+import { cashLedgerContract } from "./cash-ledger.contract.ts"
 import { fileStoreContract } from "./file-store.contract.ts"
 import { idempotencyStoreContract } from "./idempotency-store.contract.ts"
 import { jobQueueContract } from "./job-queue.contract.ts"
@@ -17,6 +18,7 @@ workspaceStoreContract("memory", MemoryStoresLive)
 videoStoreContract("memory", MemoryStoresLive)
 templateStoreContract("memory", MemoryStoresLive)
 ledgerContract("memory", MemoryStoresLive)
+cashLedgerContract("memory", MemoryStoresLive)
 jobQueueContract("memory", MemoryStoresLive)
 outboxContract("memory", MemoryStoresLive)
 idempotencyStoreContract("memory", MemoryStoresLive)

@@ -17,8 +17,9 @@ const anEvent = (subjectId: string, changes: Partial<OutboxEvent> = {}): OutboxE
   ...changes
 })
 
-const anAttempt = (eventId: string, attempt: number): DeliveryAttempt => ({
+const anAttempt = (eventId: string, attempt: number, series = 1): DeliveryAttempt => ({
   eventId,
+  series,
   attempt,
   startedAt: `2025-01-02T03:0${attempt}:00.000Z`,
   durationMs: 120 + attempt,
@@ -79,5 +80,47 @@ export const outboxContract = (name: string, stores: Layer.Layer<Outbox, unknown
         yield* outbox.add(anEvent(randomUUID()))
         expect(yield* outbox.forSubject(subjectId)).toEqual([first, second])
         expect(yield* outbox.forSubject(randomUUID())).toEqual([])
+      }))
+
+    it.effect("orders attempts series by series, each series by attempt", () =>
+      Effect.gen(function*() {
+        const outbox = yield* Outbox
+        const event = anEvent(randomUUID())
+        yield* outbox.add(event)
+        const recorded = [anAttempt(event.id, 1), anAttempt(event.id, 2), anAttempt(event.id, 1, 2), anAttempt(event.id, 2, 2)]
+        for (const attempt of recorded) yield* outbox.recordAttempt(attempt)
+        expect(yield* outbox.attempts(event.id)).toEqual(recorded)
+      }))
+
+    it.effect("pages a subject's delivery log newest first, each event with its attempts", () =>
+      Effect.gen(function*() {
+        const outbox = yield* Outbox
+        const subjectId = randomUUID()
+        const events = Array.from({ length: 5 }, (_, i) => anEvent(subjectId, { dedupeKey: `${subjectId}:${i}` }))
+        for (const event of events) yield* outbox.add(event)
+        const other = anEvent(randomUUID())
+        yield* outbox.add(other)
+        const attemptsOfThird = [anAttempt(events[2]!.id, 1), anAttempt(events[2]!.id, 2), anAttempt(events[2]!.id, 1, 2)]
+        for (const attempt of attemptsOfThird) yield* outbox.recordAttempt(attempt)
+
+        const first = yield* outbox.deliveryLog({ subjectId, limit: 2, cursor: undefined })
+        expect(first.items.map((i) => i.event)).toEqual([events[4], events[3]])
+        expect(first.nextCursor).not.toBeNull()
+        const second = yield* outbox.deliveryLog({ subjectId, limit: 2, cursor: first.nextCursor! })
+        expect(second.items.map((i) => i.event)).toEqual([events[2], events[1]])
+        expect(second.items[0]!.attempts).toEqual(attemptsOfThird)
+        expect(second.items[1]!.attempts).toEqual([])
+        const third = yield* outbox.deliveryLog({ subjectId, limit: 2, cursor: second.nextCursor! })
+        expect(third).toEqual({ items: [{ event: events[0], attempts: [] }], nextCursor: null })
+
+        const whole = yield* outbox.deliveryLog({ subjectId, limit: 5, cursor: undefined })
+        expect(whole.items).toHaveLength(5)
+        expect(whole.nextCursor).toBeNull()
+        expect(yield* outbox.deliveryLog({ subjectId: randomUUID(), limit: 5, cursor: undefined }))
+          .toEqual({ items: [], nextCursor: null })
+        // A cursor this adapter did not make, or another subject's, gives an empty page rather than a restart.
+        expect(yield* outbox.deliveryLog({ subjectId, limit: 5, cursor: "not-a-cursor" }))
+          .toEqual({ items: [], nextCursor: null })
+        expect(yield* outbox.deliveryLog({ subjectId, limit: 5, cursor: other.id })).toEqual({ items: [], nextCursor: null })
       }))
   })

@@ -23,6 +23,7 @@ import { Transactor } from "../../domain/ports/transactor.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../domain/ports/workspace-store.ts"
 import { PgTestStores, postgresSkipReason, testDatabase } from "../support/pg-test-db.ts"
+import { cashLedgerContract } from "./cash-ledger.contract.ts"
 import { fileStoreContract } from "./file-store.contract.ts"
 import { uploadStoreContract } from "./upload-store.contract.ts"
 import { userStoreContract } from "./user-store.contract.ts"
@@ -80,6 +81,7 @@ if (skipReason !== undefined) {
   videoStoreContract("postgres", PgTestStores())
   templateStoreContract("postgres", PgTestStores())
   ledgerContract("postgres", PgTestStores())
+  cashLedgerContract("postgres", PgTestStores())
   jobQueueContract("postgres", PgTestStores())
   outboxContract("postgres", PgTestStores())
   idempotencyStoreContract("postgres", PgTestStores())
@@ -147,6 +149,7 @@ if (skipReason !== undefined) {
           })
           yield* (yield* Outbox).recordAttempt({
             eventId,
+            series: 1,
             attempt: 1,
             startedAt: "2025-01-02T03:04:05.678Z",
             durationMs: 12,
@@ -291,7 +294,9 @@ if (skipReason !== undefined) {
           { migration_id: 2, name: "job_leases_index" },
           { migration_id: 3, name: "video_projects" },
           { migration_id: 4, name: "uploads" },
-          { migration_id: 5, name: "users_and_oauth" }
+          { migration_id: 5, name: "users_and_oauth" },
+          { migration_id: 6, name: "ledger_logs" },
+          { migration_id: 7, name: "video_lifecycle" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))

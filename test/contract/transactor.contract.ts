@@ -134,6 +134,30 @@ export const transactorContract = (
         expect(yield* isStored(dropped)).toBe(false)
       }))
 
+    it.effect("holds a video read for update until its transaction ends: a second such read sees the first's write", () =>
+      Effect.gen(function*() {
+        const { atomically } = yield* Transactor
+        const videos = yield* VideoStore
+        const video = aVideo(randomUUID())
+        yield* videos.insert(video)
+        const holding = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        const first = yield* Effect.fork(atomically(Effect.gen(function*() {
+          const held = Option.getOrThrow(yield* videos.getForUpdate(video.id))
+          yield* Deferred.succeed(holding, undefined)
+          yield* Deferred.await(release)
+          yield* videos.update({ ...held, step: "probing" })
+        })))
+        yield* Deferred.await(holding)
+        const second = yield* Effect.fork(atomically(Effect.map(videos.getForUpdate(video.id), Option.getOrThrow)))
+        // Real time for the second read to reach the store: unheld, it would be back long before.
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 200)))
+        expect(Option.isNone(yield* Fiber.poll(second))).toBe(true)
+        yield* Deferred.succeed(release, undefined)
+        yield* Fiber.join(first)
+        expect((yield* Fiber.join(second)).step).toBe("probing")
+      }))
+
     it.effect("applies writes made outside a transaction at once", () =>
       Effect.gen(function*() {
         const video = aVideo(randomUUID())

@@ -32,6 +32,8 @@ export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore,
         expect(Option.isNone(yield* store.get(randomUUID(), video.id))).toBe(true)
         expect(Option.getOrThrow(yield* store.getById(video.id))).toEqual(video)
         expect(Option.isNone(yield* store.getById(randomUUID()))).toBe(true)
+        expect(Option.getOrThrow(yield* store.getForUpdate(video.id))).toEqual(video)
+        expect(Option.isNone(yield* store.getForUpdate(randomUUID()))).toBe(true)
       }))
 
     it.effect("finds a video by its editor token", () =>
@@ -67,7 +69,9 @@ export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore,
             startedAt: "2025-01-02T03:04:30.000Z",
             progress: 1,
             finishedAt: "2025-01-02T03:05:00.000Z"
-          }
+          },
+          mediaDeletedAt: "2025-01-02T03:06:00.000Z",
+          replacedFileIds: [randomUUID(), randomUUID()]
         }
         yield* store.update(finished)
         expect(Option.getOrThrow(yield* store.getById(video.id))).toEqual(finished)

@@ -26,7 +26,7 @@ layer(TestLayer)("chargeWork", (it) => {
   it.effect("charges once however often a retried job charges, refunds on failure, and fails the work when credits are short", () =>
     Effect.gen(function*() {
       const ledger = yield* Ledger
-      yield* ledger.post({ id: "top-up", workspaceId: video.workspaceId, key: "top-up", amount: 100, reason: "top up", workKey: null, videoId: null, at: "" })
+      yield* ledger.post({ id: "top-up", workspaceId: video.workspaceId, key: "top-up", amount: 100, reason: "top up", operation: "top-up", workKey: null, videoId: null, at: "" })
       yield* (yield* VideoStore).insert(video)
       const short = (required: number, balance: number) => `needs ${required}, has ${balance}`
       yield* chargeWork(video, "captions", 30, short)

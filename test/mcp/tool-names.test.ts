@@ -36,10 +36,7 @@ const STILL_TO_COME: ReadonlyArray<string> = [
   "create_fake_text_video",
   "create_caption_removal",
   "get_caption_removal",
-  "create_fake_text_screenshot",
-  "get_workspace",
-  "list_credit_logs",
-  "list_balance_logs"
+  "create_fake_text_screenshot"
 ]
 
 /** Tools beyond the spec's 19, each documented in the README. */

@@ -8,6 +8,7 @@ import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { HttpAppLive } from "../../adapters/http/server.ts"
+import type { RateLimitSettings } from "../../adapters/http/token-rate-limits.ts"
 import { embeddedLayer } from "../../src/app-layer.ts"
 import type { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
 import { addMember } from "../../src/ops/users/add-member.ts"
@@ -17,6 +18,15 @@ import { worker } from "../../src/worker.ts"
 import type { Plan } from "../../domain/plans.ts"
 
 export const ADMIN_TOKEN = "rwadmin_test_token_0123456789"
+
+/**
+ * Tests poll and fire parallel requests with one token: budgets far above what they send keep the
+ * limiter in every request's path without refusing any. test/e2e/rate-limits.test.ts sets small ones.
+ */
+const GENEROUS_RATE_LIMITS: RateLimitSettings = {
+  reads: { perSecond: 1000, burst: 1000 },
+  writes: { perSecond: 1000, burst: 1000 }
+}
 
 /** Admin operations never read the current workspace; their handler types still name it (as every operation's do). */
 const asAdmin = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect as Effect.Effect<A, E, Exclude<R, CurrentWorkspace>>
@@ -37,7 +47,7 @@ export interface TestApp {
   readonly close: () => Promise<void>
 }
 
-export const startApp = async (options: { worker?: boolean } = {}): Promise<TestApp> => {
+export const startApp = async (options: { worker?: boolean; rateLimits?: RateLimitSettings } = {}): Promise<TestApp> => {
   const dataDir = await mkdtemp(join(tmpdir(), "reelwright-test-"))
   const listener = NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })
   // The base URL is only known once the port is bound; links are built from it.
@@ -49,7 +59,8 @@ export const startApp = async (options: { worker?: boolean } = {}): Promise<Test
       baseUrl: `http://127.0.0.1:${port}`,
       workDir: join(dataDir, "work"),
       dataDir,
-      adminToken: ADMIN_TOKEN
+      adminToken: ADMIN_TOKEN,
+      rateLimits: options.rateLimits ?? GENEROUS_RATE_LIMITS
     })
     return Layer.merge(app, HttpAppLive.pipe(Layer.provide(app)))
   })).pipe(Layer.provideMerge(listener), Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)))

@@ -83,6 +83,9 @@ const spawnRole = async (role: "api" | "worker", env: Env, dataDir: string): Pro
       OUTBOUND_ALLOW_LOOPBACK: "1",
       // A test that stops its processes does not wait for running jobs.
       SHUTDOWN_GRACE_SECONDS: "1",
+      // Reliability tests drive one token fast (clients looping through an outage): no per-token limits.
+      RATE_LIMIT_PER_SECOND: "0",
+      RATE_LIMIT_WRITES_PER_SECOND: "0",
       ...env
     },
     stdio: ["ignore", "pipe", "pipe"]

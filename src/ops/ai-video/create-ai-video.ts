@@ -31,7 +31,7 @@ const startAiVideo = (request: ScriptVideoRequest & { readonly aspectRatio?: Asp
 
 const PIPELINE =
   "The script is spoken (word times from the speech engine), cut into scenes at sentence ends, one picture is drawn per scene, " +
-  "and captions follow the words. Costs 3 credits per started minute of narration; rendering is charged as usual. " +
+  "and captions follow the words. Costs 3 credits per minute of narration (counted per started second, rounded up to a whole credit); rendering is charged as usual. " +
   "Returns at once with status `processing`; poll GET /v1/videos/{id} or pass `webhookUrl`."
 
 export const createAiVideo = operation({

@@ -10,7 +10,7 @@ import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { RenderOptions, SourceUrl, TemplateId, WebhookUrl } from "../../../domain/rules.ts"
 import { newCaptionVideo, Status, VideoId } from "../../../domain/video.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
-import { GENERATE_CAPTIONS } from "../../kernel/job-kinds.ts"
+import { GENERATE_CAPTIONS, generationJobKey } from "../../kernel/job-kinds.ts"
 import { editorUrl } from "../../kernel/links.ts"
 import { operation } from "../../kernel/operation.ts"
 import { newId, randomToken } from "../../kernel/secrets.ts"
@@ -77,7 +77,7 @@ export const startCaptionVideo = (request: CaptionVideoRequest) =>
         kind: GENERATE_CAPTIONS,
         payload: { videoId: video.id },
         runAt: Date.parse(at),
-        dedupeKey: `generate:${video.id}`
+        dedupeKey: generationJobKey(video.id)
       })
     }))
     yield* Effect.logInfo("caption video created").pipe(Effect.annotateLogs({ videoId: video.id }))

@@ -1,32 +1,53 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { WorkFailed } from "../../../domain/errors.ts"
 import { Ledger } from "../../../domain/ports/ledger.ts"
-import { type VideoRecord, workKey } from "../../../domain/video.ts"
+import { Transactor } from "../../../domain/ports/transactor.ts"
+import { VideoStore } from "../../../domain/ports/video-store.ts"
+import { isWorking, type VideoRecord, workKey } from "../../../domain/video.ts"
 import { nowIso } from "../../kernel/now.ts"
 import { newId } from "../../kernel/secrets.ts"
 
+export type WorkItem = "captions" | "speech" | "render"
+
 /**
- * Charges one item of the video's current piece of work, once: the ledger key makes a retried job
- * charge nothing more, and the work key lets a failure refund it. Short credits end the work.
+ * Posts the charge for one item of the video's current piece of work, once: the ledger key makes a
+ * second post (a retried job, or the job after a request that charged up front) charge nothing more,
+ * and the work key lets a failure refund it. Fails with InsufficientCredits when credits are short.
  */
-export const chargeWork = (
-  video: VideoRecord,
-  item: "captions" | "speech" | "render",
-  credits: number,
-  whenShort: (required: number, balance: number) => string
-) =>
+export const postCharge = (video: VideoRecord, item: WorkItem, credits: number) =>
   Effect.gen(function*() {
-    yield* (yield* Ledger).post({
+    return yield* (yield* Ledger).post({
       id: newId(),
       workspaceId: video.workspaceId,
       key: `${workKey(video)}:${item}`,
       amount: -credits,
       reason: item,
+      operation: item,
       workKey: workKey(video),
       videoId: video.id,
       at: yield* nowIso
     })
+  })
+
+/**
+ * Charges one item of the video's current piece of work, once, and only while that work is under
+ * way: the record is held while the charge is posted, so a cancel comes wholly before it (nothing is
+ * charged) or after it (its refund includes it). Short credits end the work.
+ */
+export const chargeWork = (
+  video: VideoRecord,
+  item: WorkItem,
+  credits: number,
+  whenShort: (required: number, balance: number) => string
+) =>
+  Effect.gen(function*() {
+    const current = yield* (yield* VideoStore).getForUpdate(video.id)
+    if (!Option.exists(current, (v) => isWorking(v) && workKey(v) === workKey(video))) {
+      return yield* new WorkFailed({ message: "The work had already ended when it was to be charged." })
+    }
+    yield* postCharge(video, item, credits)
   }).pipe(
+    (self) => Effect.flatMap(Transactor, (tx) => tx.atomically(self)),
     Effect.catchTag("InsufficientCredits", (e) => new WorkFailed({ message: whenShort(e.required, e.balance) })),
     Effect.withSpan("chargeWork", { attributes: { videoId: video.id, item, credits } })
   )

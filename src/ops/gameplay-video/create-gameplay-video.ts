@@ -35,7 +35,7 @@ export const createGameplayVideo = operation({
     "Narrates a script over gameplay footage, 1080x1920, with big centred captions. `footage` is a built-in game " +
     `(${GAMES.map((g) => `\`${g.id}\`: ${g.name.toLowerCase()}`).join(", ")}; default \`${DEFAULT_GAME}\`), played for as long as the narration, ` +
     "or the key of an uploaded video or gif (POST /v1/files), looped. `splitScreen.fileKey` shows an uploaded picture or clip in the top half. " +
-    "Costs 3 credits per started minute of narration; rendering is charged as usual. Returns at once with status `processing`.",
+    "Costs 3 credits per minute of narration (counted per started second, rounded up to a whole credit); rendering is charged as usual. Returns at once with status `processing`.",
   path: Schema.Struct({}),
   payload: Schema.Struct({
     ...ScriptVideoFields,

@@ -1,4 +1,4 @@
-// Speaking a generated video's script: the narration is charged per started minute, stored as MP3,
+// Speaking a generated video's script: the narration is charged per minute (per started second), stored as MP3,
 // its word times saved for the captions, and the video's length recorded (narration plus a short tail).
 import { Effect, Option } from "effect"
 import { WorkFailed } from "../../../domain/errors.ts"

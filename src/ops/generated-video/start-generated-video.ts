@@ -11,7 +11,7 @@ import { RenderOptions, Script, TemplateId, WebhookUrl } from "../../../domain/r
 import { ASPECT_SIZES } from "../../../domain/timeline.ts"
 import { newGeneratedVideo, type VideoKind } from "../../../domain/video.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
-import { GENERATE_VIDEO } from "../../kernel/job-kinds.ts"
+import { GENERATE_VIDEO, generationJobKey } from "../../kernel/job-kinds.ts"
 import { editorUrl } from "../../kernel/links.ts"
 import { newId, randomToken } from "../../kernel/secrets.ts"
 import { ServiceConfig } from "../../kernel/service-config.ts"
@@ -84,7 +84,7 @@ export const startGeneratedVideo = (
         kind: GENERATE_VIDEO,
         payload: { videoId: video.id },
         runAt: now,
-        dedupeKey: `generate:${video.id}`
+        dedupeKey: generationJobKey(video.id)
       })
     }))
     yield* Effect.logInfo(`${shape.kind} video created`).pipe(Effect.annotateLogs({ videoId: video.id }))

@@ -1,8 +1,7 @@
 // POST /v1/videos/:id/render, tool render_video: exports the mp4 of a video whose captions are
 // timed. A new piece of work: its own charge, its own event.
 import { Effect, Either, Option, Schema } from "effect"
-import { Conflict, InsufficientCredits, NotFound, PlanForbids } from "../../../domain/errors.ts"
-import { Ledger } from "../../../domain/ports/ledger.ts"
+import { Conflict, NotFound, PlanForbids } from "../../../domain/errors.ts"
 import { Transactor } from "../../../domain/ports/transactor.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { canRender } from "../../../domain/plans.ts"
@@ -12,6 +11,7 @@ import { transition, Video, VideoId } from "../../../domain/video.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
 import { applyVideoEvent } from "../../kernel/video-events.ts"
+import { postCharge } from "../credits/charge-work.ts"
 import { presentVideo } from "../videos/present-video.ts"
 
 export const renderVideoOperation = operation({
@@ -50,10 +50,12 @@ export const renderVideoOperation = operation({
         const event = { _tag: "ExportRequested", options, webhookUrl: webhookUrl ?? null, at: current.updatedAt } as const
         const check = transition(current, event)
         if (Either.isLeft(check)) return yield* new Conflict({ message: `Cannot render now: ${check.left.reason}.` })
-        const required = renderCredits(current.durationSeconds ?? 0, options.frameRate)
-        const balance = yield* (yield* Ledger).balance(workspace.id)
-        if (balance < required) return yield* new InsufficientCredits({ required, balance })
-        return yield* applyVideoEvent(id, (at) => ({ ...event, at }))
+        // Charged in the transaction that starts the export: concurrent requests can never spend the same
+        // credits, a short balance is a 402 that undoes the start, and the job's own charge adds nothing.
+        // The video is written before the ledger is locked, the order a failure's refund takes too.
+        const exporting = yield* applyVideoEvent(id, (at) => ({ ...event, at }))
+        yield* postCharge(exporting, "render", renderCredits(exporting.durationSeconds ?? 0, options.frameRate))
+        return exporting
       }))
       return yield* presentVideo(video)
     }).pipe(Effect.withSpan("renderVideo"))

@@ -28,7 +28,7 @@ export const SpeechObject = Schema.Struct({
   duration: Schema.Number.annotations({ description: "Length of the audio in seconds." }),
   size: Schema.Int.annotations({ description: "Size of the MP3 in bytes." }),
   voiceId: Schema.String.annotations({ description: "The voice that spoke." }),
-  credits: Schema.Int.annotations({ description: "Credits charged: 3 per started minute of audio." }),
+  credits: Schema.Int.annotations({ description: "Credits charged: 3 per minute of audio, counted per started second and rounded up to a whole credit." }),
   words: Schema.Array(TimedWord).annotations({ description: "Every word of the script with its time in the audio." })
 }).annotations({ identifier: "Speech", description: "A script read aloud." })
 
@@ -44,7 +44,7 @@ export const textToSpeech = operation({
   summary: "Text to speech",
   description:
     "Reads a script aloud and answers with the stored MP3 at once (synchronous: no webhook event is sent, so `webhookUrl` is only validated), " +
-    "with every word's time in the audio. Costs 3 credits per started minute of audio.",
+    "with every word's time in the audio. Costs 3 credits per minute of audio (counted per started second, rounded up to a whole credit).",
   path: Schema.Struct({}),
   payload: Schema.Struct({
     script: Script,
@@ -78,6 +78,7 @@ export const textToSpeech = operation({
               key: `speech:${file.id}`,
               amount: -credits,
               reason: "speech",
+              operation: "speech",
               workKey: null,
               videoId: null,
               at: file.createdAt

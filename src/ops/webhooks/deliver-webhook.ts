@@ -1,5 +1,6 @@
 // Delivers one stored event: one attempt per run, the next one scheduled by the domain's table,
-// measured from the end of the failed attempt. The attempt's timeout runs on Effect's clock.
+// measured from the end of the failed attempt. The attempt's timeout runs on Effect's clock. A
+// redelivery is a new series of attempts, numbered and scheduled as the first was.
 import { Clock, Duration, Effect, Option, Schema } from "effect"
 import type { Job } from "../../../domain/ports/job-queue.ts"
 import { Outbox } from "../../../domain/ports/outbox.ts"
@@ -17,17 +18,21 @@ import { Done, type JobHandler, type JobOutcome } from "../../kernel/job-runner.
 import { DELIVER_WEBHOOK } from "../../kernel/job-kinds.ts"
 import { signWebhook } from "../../kernel/webhook-signature.ts"
 
-const Payload = Schema.Struct({ eventId: Schema.String })
+/** Jobs queued before redelivery existed carry no series: they deliver the first. */
+const Payload = Schema.Struct({ eventId: Schema.String, series: Schema.optionalWith(Schema.Int, { default: () => 1 }) })
 
 const timedOut: DeliveryOutcome = { _tag: "Unreachable", error: `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` }
 
-export const deliverWebhook = (eventId: string): Effect.Effect<JobOutcome, never, Outbox | WebhookTransport | WorkspaceStore> =>
+export const deliverWebhook = (
+  eventId: string,
+  series = 1
+): Effect.Effect<JobOutcome, never, Outbox | WebhookTransport | WorkspaceStore> =>
   Effect.gen(function*() {
     const outbox = yield* Outbox
     const found = yield* outbox.get(eventId)
     if (Option.isNone(found) || found.value.state !== "pending") return Done
     const event = found.value
-    const attempt = (yield* outbox.attempts(eventId)).length + 1
+    const attempt = (yield* outbox.attempts(eventId)).filter((a) => a.series === series).length + 1
     if (attempt > MAX_ATTEMPTS) {
       yield* outbox.setState(eventId, "dropped")
       return Done
@@ -53,6 +58,7 @@ export const deliverWebhook = (eventId: string): Effect.Effect<JobOutcome, never
     const endedAt = yield* Clock.currentTimeMillis
     yield* outbox.recordAttempt({
       eventId,
+      series,
       attempt,
       startedAt: new Date(startedAt).toISOString(),
       durationMs: endedAt - startedAt,
@@ -60,7 +66,7 @@ export const deliverWebhook = (eventId: string): Effect.Effect<JobOutcome, never
       error: outcome._tag === "Unreachable" ? outcome.error : null,
       target: redactUrl(event.url)
     })
-    const annotations = { eventId, event: event.name, attempt, target: redactUrl(event.url), durationMs: endedAt - startedAt }
+    const annotations = { eventId, event: event.name, series, attempt, target: redactUrl(event.url), durationMs: endedAt - startedAt }
     if (outcome._tag === "Answered" && isAcknowledged(outcome.status)) {
       yield* outbox.setState(eventId, "delivered")
       yield* Effect.logInfo("webhook delivered").pipe(Effect.annotateLogs(annotations))
@@ -75,7 +81,7 @@ export const deliverWebhook = (eventId: string): Effect.Effect<JobOutcome, never
     }
     yield* Effect.logInfo(`webhook attempt failed: ${failure}`).pipe(Effect.annotateLogs(annotations))
     return { _tag: "RetryAt", at: next, error: failure } as const
-  }).pipe(Effect.withSpan("deliverWebhook", { attributes: { eventId } }))
+  }).pipe(Effect.withSpan("deliverWebhook", { attributes: { eventId, series } }))
 
 export const deliverWebhookJob: JobHandler<Outbox | WebhookTransport | WorkspaceStore> = {
   kind: DELIVER_WEBHOOK,
@@ -83,7 +89,7 @@ export const deliverWebhookJob: JobHandler<Outbox | WebhookTransport | Workspace
   run: (job: Job) =>
     Schema.decodeUnknown(Payload)(job.payload).pipe(
       Effect.orDie,
-      Effect.flatMap(({ eventId }) => deliverWebhook(eventId))
+      Effect.flatMap(({ eventId, series }) => deliverWebhook(eventId, series))
     ),
   onDead: (job) =>
     Schema.decodeUnknown(Payload)(job.payload).pipe(

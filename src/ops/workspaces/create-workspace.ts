@@ -53,6 +53,7 @@ export const createWorkspaceNow = (input: typeof NewWorkspace.Type) =>
           key: `${id}:opening-balance`,
           amount: input.credits,
           reason: "opening balance",
+          operation: "opening balance",
           workKey: null,
           videoId: null,
           at

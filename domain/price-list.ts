@@ -1,0 +1,123 @@
+// What every operation costs, in one table keyed by operation name: served at GET /v1/pricing and
+// checked against the catalogue by a test (an operation without a row fails it). Amounts come from
+// the rates in pricing.ts, never restated here, so the table and the charges cannot disagree.
+import { Schema } from "effect"
+import {
+  BYOK_RENDER_CENTS_PER_MINUTE,
+  CAPTION_CREDITS_PER_MINUTE,
+  RENDER_CREDITS_PER_MINUTE,
+  SPEECH_CREDITS_PER_MINUTE
+} from "./pricing.ts"
+import { FrameRate } from "./rules.ts"
+
+export const PriceRow = Schema.Struct({
+  item: Schema.String.annotations({ description: "What is paid for, e.g. `captions` or `render at 60 fps`; `request` for a free operation." }),
+  amount: Schema.Int.annotations({ description: "The price of one `per`, in `currency`; 0 when free." }),
+  currency: Schema.Literal("credits", "cents").annotations({
+    description: "`credits` from the credit balance, or US `cents` from the cash balance (BYOK renders)."
+  }),
+  per: Schema.Literal("request", "minute of source", "minute of audio", "minute of output").annotations({
+    description: "What `amount` is the price of."
+  }),
+  counted: Schema.Literal("per request", "per started minute", "per started second").annotations({
+    description:
+      "How a length is counted: `per started minute` charges whole minutes; `per started second` charges " +
+      "`amount` / 60 per started second, the total rounded up to a whole credit or cent."
+  }),
+  rule: Schema.String.annotations({ description: "The price in words: when it is charged and what is refunded." })
+}).annotations({ identifier: "PriceRow", description: "One thing an operation charges for." })
+export type PriceRow = typeof PriceRow.Type
+
+const freeRow = (rule: string): ReadonlyArray<PriceRow> => [
+  { item: "request", amount: 0, currency: "credits", per: "request", counted: "per request", rule }
+]
+
+const READ = freeRow("free: a read")
+const FREE_WRITE = freeRow("free")
+const ADMIN = freeRow("admin, free: the operator's ADMIN_TOKEN calls it and no workspace is charged")
+
+const REFUND = "refunded if the video fails"
+
+const captions: PriceRow = {
+  item: "captions",
+  amount: CAPTION_CREDITS_PER_MINUTE,
+  currency: "credits",
+  per: "minute of source",
+  counted: "per started minute",
+  rule: `${CAPTION_CREDITS_PER_MINUTE} credits per started minute of source, charged when transcription starts; ${REFUND}`
+}
+
+const speech = (what: string, when: string, refund: string): PriceRow => ({
+  item: "speech",
+  amount: SPEECH_CREDITS_PER_MINUTE,
+  currency: "credits",
+  per: "minute of audio",
+  counted: "per started second",
+  rule: `${SPEECH_CREDITS_PER_MINUTE} credits per minute of ${what}, counted per started second and rounded up to a ` +
+    `whole credit, charged ${when}; ${refund}`
+})
+
+const dollars = (cents: number): string => `$${(cents / 100).toFixed(2)}`
+
+/** Rendering: credits by frame rate, or cash with BYOK at any frame rate. `condition` says when a create renders. */
+const render = (condition: string): ReadonlyArray<PriceRow> => [
+  ...FrameRate.literals.map((fps): PriceRow => ({
+    item: `render at ${fps} fps`,
+    amount: RENDER_CREDITS_PER_MINUTE[fps],
+    currency: "credits",
+    per: "minute of output",
+    counted: "per started second",
+    rule: `${condition}${RENDER_CREDITS_PER_MINUTE[fps]} credits per minute of output at ${fps} fps, counted per ` +
+      `started second and rounded up to a whole credit; needs a paid plan; ${REFUND}`
+  })),
+  {
+    item: "render (BYOK)",
+    amount: BYOK_RENDER_CENTS_PER_MINUTE,
+    currency: "cents",
+    per: "minute of output",
+    counted: "per started second",
+    rule: `${condition}with BYOK on, ${dollars(BYOK_RENDER_CENTS_PER_MINUTE)} per minute of output from the cash ` +
+      `balance instead of credits, at any frame rate, counted per started second and rounded up to a whole cent; ${REFUND}`
+  }
+]
+
+const RENDER_ON_REQUEST = render("only with `render` in the request: ")
+
+const NARRATION = speech("narration", "once it is spoken", REFUND)
+
+/** Every operation of the catalogue, by name, with what it charges. */
+export const PRICE_LIST: Readonly<Record<string, ReadonlyArray<PriceRow>>> = {
+  createCaptionVideo: [captions, ...RENDER_ON_REQUEST],
+  createAiVideo: [NARRATION, ...RENDER_ON_REQUEST],
+  createAiVideoV3: [NARRATION, ...RENDER_ON_REQUEST],
+  createGameplayVideo: [NARRATION, ...RENDER_ON_REQUEST],
+  getVideo: READ,
+  listVideos: READ,
+  getVideoCaptions: READ,
+  cancelVideo: freeRow("free; the credits charged for the cancelled work are refunded"),
+  deleteVideoMedia: FREE_WRITE,
+  listVideoDeliveries: READ,
+  redeliverWebhookEvent: FREE_WRITE,
+  renderVideo: render(""),
+  listVoices: READ,
+  listArtStyles: READ,
+  uploadFile: FREE_WRITE,
+  listFiles: READ,
+  textToSpeech: [speech("audio", "when the audio is made", "nothing is charged if it fails")],
+  listCaptionTemplates: READ,
+  createCaptionTemplate: FREE_WRITE,
+  updateCaptionTemplate: FREE_WRITE,
+  deleteCaptionTemplate: FREE_WRITE,
+  getWorkspace: READ,
+  listCreditLogs: READ,
+  listBalanceLogs: READ,
+  getPricing: READ,
+  createWorkspace: ADMIN,
+  issueToken: ADMIN,
+  revokeToken: ADMIN,
+  setWebhookSecret: ADMIN,
+  topUpCash: ADMIN,
+  grantCredits: ADMIN,
+  createUser: ADMIN,
+  addMember: ADMIN
+}
