@@ -49,7 +49,14 @@ export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
   message: Schema.String
 }) {}
 
-export type DomainError = InvalidInput | Unauthenticated | InsufficientCredits | PlanForbids | NotFound | Conflict
+export type DomainError =
+  | InvalidInput
+  | Unauthenticated
+  | InsufficientCredits
+  | InsufficientCash
+  | PlanForbids
+  | NotFound
+  | Conflict
 
 /** Background work that cannot go on; `message` becomes the video's `error`, so it says what to do. */
 export class WorkFailed extends Schema.TaggedError<WorkFailed>()("WorkFailed", {

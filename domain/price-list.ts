@@ -8,6 +8,7 @@ import {
   RENDER_CREDITS_PER_MINUTE,
   SPEECH_CREDITS_PER_MINUTE
 } from "./pricing.ts"
+import { MICRODOLLARS_PER_CENT } from "./cash.ts"
 import { FrameRate } from "./rules.ts"
 
 export const PriceRow = Schema.Struct({
@@ -77,7 +78,8 @@ const render = (condition: string): ReadonlyArray<PriceRow> => [
     per: "minute of output",
     counted: "per started second",
     rule: `${condition}with BYOK on, ${dollars(BYOK_RENDER_CENTS_PER_MINUTE)} per minute of output from the cash ` +
-      `balance instead of credits, at any frame rate, counted per started second and rounded up to a whole cent; ${REFUND}`
+      `balance instead of credits, at any frame rate: ${BYOK_RENDER_CENTS_PER_MINUTE} cents x started seconds / 60, rounded up ` +
+      `to a whole cent, then charged as exactly ${MICRODOLLARS_PER_CENT} micro-dollars per cent; ${REFUND}`
   }
 ]
 
@@ -111,6 +113,9 @@ export const PRICE_LIST: Readonly<Record<string, ReadonlyArray<PriceRow>>> = {
   getWorkspace: READ,
   listCreditLogs: READ,
   listBalanceLogs: READ,
+  listProviderKeys: READ,
+  putProviderKey: FREE_WRITE,
+  deleteProviderKey: FREE_WRITE,
   getPricing: READ,
   createWorkspace: ADMIN,
   issueToken: ADMIN,
@@ -118,6 +123,8 @@ export const PRICE_LIST: Readonly<Record<string, ReadonlyArray<PriceRow>>> = {
   setWebhookSecret: ADMIN,
   topUpCash: ADMIN,
   grantCredits: ADMIN,
+  setPlan: ADMIN,
+  setByok: ADMIN,
   createUser: ADMIN,
   addMember: ADMIN
 }

@@ -1,6 +1,7 @@
 // What each operation costs. Prices are integers: credits, and cash in cents.
 // Rounding rule (documented in the README): duration is counted per started second of output,
 // and the resulting amount is rounded up to a whole credit (or cent).
+import { centsToMicrodollars } from "./cash.ts"
 import type { FrameRate } from "./rules.ts"
 
 /** Export credits per minute of output, by frame rate. */
@@ -25,6 +26,10 @@ export const renderCredits = (durationSeconds: number, frameRate: FrameRate): nu
 
 export const byokRenderCents = (durationSeconds: number): number =>
   perMinute(durationSeconds, BYOK_RENDER_CENTS_PER_MINUTE)
+
+/** The BYOK render charge on the cash balance: whole cents as above, then exactly 10,000 micro-dollars each. */
+export const byokRenderMicrodollars = (durationSeconds: number): number =>
+  centsToMicrodollars(byokRenderCents(durationSeconds))
 
 export const captionCredits = (sourceSeconds: number): number =>
   Math.ceil(startedSeconds(sourceSeconds) / 60) * CAPTION_CREDITS_PER_MINUTE

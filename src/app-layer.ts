@@ -14,9 +14,12 @@ import { PgStoresLive } from "../adapters/postgres/pg-layer.ts"
 import { FsBlobStoreLive } from "../adapters/storage/fs-blob-store.ts"
 import { S3BlobStoreLive } from "../adapters/storage/s3-blob-store.ts"
 import { S3ConfigFromEnv } from "../adapters/storage/s3-config.ts"
+import { SecretBoxFromConfig } from "../adapters/secrets/secret-box-config.ts"
 import { SpeechEnginesLive } from "../adapters/speech/speech-engines-layer.ts"
 import { HttpsWebhookTransportLive } from "../adapters/webhooks/https-transport.ts"
+import type { BlobStore } from "../domain/ports/blob-store.ts"
 import { ServiceConfig, type ServiceConfigShape } from "./kernel/service-config.ts"
+import { ProviderKeysLive } from "./ops/provider-keys/provider-keys-live.ts"
 
 export interface AppSettings extends ServiceConfigShape {
   readonly dataDir: string
@@ -26,7 +29,10 @@ export interface AppSettings extends ServiceConfigShape {
   readonly rateLimits: RateLimitSettings
 }
 
-/** Media tools, outbound clients and settings: the same whatever stores serve the records and files. */
+/**
+ * Media tools, outbound clients and settings: the same whatever stores serve the records and files. The
+ * hosted media tools need ProviderKeys (the workspaces' own keys, read from the stores).
+ */
 const toolsLayer = (settings: AppSettings) =>
   Layer.mergeAll(
     FfmpegEngineLive,
@@ -44,9 +50,18 @@ const toolsLayer = (settings: AppSettings) =>
 
 const diskBlobs = (settings: AppSettings) => FsBlobStoreLive(`${settings.dataDir}/blobs`)
 
+/** The stores and the files, the server's secrets key, the workspaces' provider keys it opens, and the tools that use them. */
+const assemble = <E1, E2>(
+  settings: AppSettings,
+  stores: Layer.Layer<Layer.Layer.Success<typeof MemoryStoresLive>, E1>,
+  blobs: Layer.Layer<BlobStore, E2>
+) => {
+  const keyed = ProviderKeysLive.pipe(Layer.provideMerge(Layer.merge(stores, SecretBoxFromConfig(settings.dataDir))))
+  return Layer.mergeAll(keyed, blobs, toolsLayer(settings).pipe(Layer.provide(keyed)))
+}
+
 /** Embedded defaults: in-memory stores, files on local disk, local media tools. */
-export const embeddedLayer = (settings: AppSettings) =>
-  Layer.mergeAll(MemoryStoresLive, diskBlobs(settings), toolsLayer(settings))
+export const embeddedLayer = (settings: AppSettings) => assemble(settings, MemoryStoresLive, diskBlobs(settings))
 
 /** NODE_ENV=production without a database or an object store: records or files would be lost. */
 export class StartupRefused extends Data.TaggedError("StartupRefused")<{ readonly message: string }> {}
@@ -70,6 +85,12 @@ export const appLayerFromEnv = (settings: AppSettings) =>
           "are lost on restart and invisible to other machines. Set them, or unset NODE_ENV to run the embedded mode."
       })
     }
+    if (production && Option.isNone(yield* Config.option(Config.nonEmptyString("SECRETS_KEY")))) {
+      return yield* new StartupRefused({
+        message: "NODE_ENV=production needs SECRETS_KEY (32 bytes: `openssl rand -base64 32`), the same on every process: " +
+          "it encrypts workspaces' provider keys, and a key generated on one machine's disk is unknown to the others."
+      })
+    }
     const stores = Option.match(databaseUrl, {
       onNone: () => MemoryStoresLive,
       onSome: (url) => PgStoresLive({ url })
@@ -79,7 +100,7 @@ export const appLayerFromEnv = (settings: AppSettings) =>
       onSome: S3BlobStoreLive
     })
     return {
-      layer: Layer.mergeAll(stores, blobs, toolsLayer(settings)),
+      layer: assemble(settings, stores, blobs),
       /** Records private to this process and gone on restart. */
       inMemory: Option.isNone(databaseUrl),
       /** For the start-up banner. */

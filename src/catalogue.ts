@@ -9,7 +9,11 @@ import { createAiVideo, createAiVideoV3 } from "./ops/ai-video/create-ai-video.t
 import { listArtStyles } from "./ops/art-styles/list-art-styles.ts"
 import { createCaptionVideo } from "./ops/caption-video/create-caption-video.ts"
 import { listFiles } from "./ops/files/list-files.ts"
+import { setPlan } from "./ops/plans/set-plan.ts"
 import { getPricing } from "./ops/pricing/get-pricing.ts"
+import { deleteProviderKey } from "./ops/provider-keys/delete-provider-key.ts"
+import { listProviderKeys } from "./ops/provider-keys/list-provider-keys.ts"
+import { putProviderKey } from "./ops/provider-keys/put-provider-key.ts"
 import { createGameplayVideo } from "./ops/gameplay-video/create-gameplay-video.ts"
 import { uploadFile } from "./ops/files/upload-file.ts"
 import { renderVideoOperation } from "./ops/render/render-video.ts"
@@ -27,6 +31,7 @@ import { redeliverWebhookEvent } from "./ops/webhooks/redeliver-webhook-event.ts
 import { createWorkspace } from "./ops/workspaces/create-workspace.ts"
 import { issueToken } from "./ops/workspaces/issue-token.ts"
 import { revokeToken } from "./ops/workspaces/revoke-token.ts"
+import { setByok } from "./ops/workspaces/set-byok.ts"
 import { setWebhookSecret } from "./ops/workspaces/set-webhook-secret.ts"
 import { getWorkspace } from "./ops/workspace-account/get-workspace.ts"
 import { grantCredits } from "./ops/workspace-account/grant-credits.ts"
@@ -59,6 +64,9 @@ export const catalogue = [
   getWorkspace,
   listCreditLogs,
   listBalanceLogs,
+  listProviderKeys,
+  putProviderKey,
+  deleteProviderKey,
   getPricing,
   createWorkspace,
   issueToken,
@@ -66,6 +74,8 @@ export const catalogue = [
   setWebhookSecret,
   topUpCash,
   grantCredits,
+  setPlan,
+  setByok,
   createUser,
   addMember
 ] as const

@@ -7,6 +7,7 @@ import { HttpServerLive } from "../adapters/http/server.ts"
 import type { BucketRule } from "../adapters/http/token-buckets.ts"
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "../adapters/http/token-rate-limits.ts"
 import { randomToken, sha256Hex } from "./kernel/secrets.ts"
+import { scheduleMonthlyGrants } from "./ops/plans/grant-monthly-credits.ts"
 import { createWorkspaceNow } from "./ops/workspaces/create-workspace.ts"
 import { makeWorker } from "./worker.ts"
 
@@ -133,12 +134,15 @@ const announceWorker = (s: RoleSettings, d: StoreDescription) =>
     ...storeLines(d)
   ])
 
+/** Queues this month's credit grant (once, whatever the number of workers), then runs jobs. */
 const work = (s: RoleSettings) =>
-  makeWorker({ leaseMs: s.leaseSeconds * 1000 }).run({
-    pollInterval: "1 second",
-    concurrency: { media: s.mediaConcurrency, webhooks: s.webhookConcurrency },
-    grace: Duration.seconds(s.graceSeconds)
-  })
+  scheduleMonthlyGrants.pipe(Effect.zipRight(
+    makeWorker({ leaseMs: s.leaseSeconds * 1000 }).run({
+      pollInterval: "1 second",
+      concurrency: { media: s.mediaConcurrency, webhooks: s.webhookConcurrency },
+      grace: Duration.seconds(s.graceSeconds)
+    })
+  ))
 
 /**
  * Runs the role until interrupted (SIGTERM/SIGINT through NodeRuntime.runMain). The listener and

@@ -3,9 +3,10 @@ import { generateVideoJob } from "./ops/generated-video/generate-video.ts"
 import { generateCaptionsJob } from "./ops/caption-video/generate-captions.ts"
 import { renderJob } from "./ops/render/render-job.ts"
 import { deliverWebhookJob } from "./ops/webhooks/deliver-webhook.ts"
+import { grantMonthlyCreditsJob } from "./ops/plans/grant-monthly-credits.ts"
 import { type JobHandler, makeJobRunner } from "./kernel/job-runner.ts"
 
-const handlers = [generateCaptionsJob, generateVideoJob, renderJob, deliverWebhookJob] as const
+const handlers = [generateCaptionsJob, generateVideoJob, renderJob, deliverWebhookJob, grantMonthlyCreditsJob] as const
 
 type ServicesOf<H> = H extends JobHandler<infer R> ? R : never
 export type WorkerServices = ServicesOf<(typeof handlers)[number]>

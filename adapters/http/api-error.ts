@@ -37,7 +37,7 @@ const withStatus = (status: number, description: string) =>
 export const ApiErrors = {
   400: withStatus(400, "The request is malformed or a field is invalid; `details.field` names it."),
   401: withStatus(401, "Missing, unknown or revoked token."),
-  402: withStatus(402, "Not enough credits."),
+  402: withStatus(402, "Not enough credits, or with BYOK not enough cash; `details` has `required` and `balance`."),
   403: withStatus(403, "The plan does not allow this."),
   404: withStatus(404, "No such record in this workspace."),
   409: withStatus(409, "The record is not in a state that allows this, or the Idempotency-Key was used with another body."),
@@ -49,6 +49,7 @@ export const STATUS_OF: Readonly<Record<DomainError["_tag"], keyof typeof ApiErr
   InvalidInput: 400,
   Unauthenticated: 401,
   InsufficientCredits: 402,
+  InsufficientCash: 402,
   PlanForbids: 403,
   NotFound: 404,
   Conflict: 409
@@ -58,6 +59,7 @@ const CODE_OF: Readonly<Record<DomainError["_tag"], string>> = {
   InvalidInput: "invalid_input",
   Unauthenticated: "unauthenticated",
   InsufficientCredits: "insufficient_credits",
+  InsufficientCash: "insufficient_cash",
   PlanForbids: "plan_forbids",
   NotFound: "not_found",
   Conflict: "conflict"
@@ -69,6 +71,13 @@ export const toApiError = (e: DomainError): ApiError => {
       return new ApiError({ status: 400, code: CODE_OF[e._tag], message: `${e.field}: ${e.message}`, details: { field: e.field, issues: [{ path: e.field, message: e.message }] } })
     case "InsufficientCredits":
       return new ApiError({ status: 402, code: CODE_OF[e._tag], message: e.message, details: { required: e.required, balance: e.balance } })
+    case "InsufficientCash":
+      return new ApiError({
+        status: 402,
+        code: CODE_OF[e._tag],
+        message: e.message,
+        details: { required: e.required, balance: e.balance, unit: "microdollars" }
+      })
     default:
       return new ApiError({ status: STATUS_OF[e._tag], code: CODE_OF[e._tag], message: e.message })
   }

@@ -1,15 +1,28 @@
 // GET /media/:token/:name: stored files behind unguessable links. No header needed (browsers,
-// <video> tags), Range supported, and the link stops working when the file is deleted or expires.
+// <video> tags), Range supported, and the link stops working when the file is deleted (404) or expires
+// (410, checked on every read against the file's expiry).
 // When the BlobStore can sign URLs (S3), a GET is redirected to the store instead of streamed through.
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect, Option } from "effect"
+import { fileAvailability } from "../../domain/file-retention.ts"
 import { BlobStore } from "../../domain/ports/blob-store.ts"
 import { FileStore } from "../../domain/ports/file-store.ts"
 import { parseByteRange } from "./byte-range.ts"
 
-const gone = HttpServerResponse.unsafeJson(
-  { error: { code: "not_found", message: "This media link does not exist, or its file was deleted or expired." } },
+const notFound = HttpServerResponse.unsafeJson(
+  { error: { code: "not_found", message: "This media link does not exist, or its file was deleted." } },
   { status: 404 }
+)
+
+/** An expired file is known to have existed: 410 tells a client that asking again will not help. */
+const expired = HttpServerResponse.unsafeJson(
+  {
+    error: {
+      code: "expired",
+      message: "This file expired: it passed the workspace plan's file retention and is no longer stored."
+    }
+  },
+  { status: 410 }
 )
 
 const SIGNED_URL_SECONDS = 60 * 60
@@ -18,15 +31,19 @@ const SIGNED_URL_SECONDS = 60 * 60
 const signedUrlSeconds = (expiresAt: number | null, now: number): number =>
   expiresAt === null ? SIGNED_URL_SECONDS : Math.max(1, Math.min(SIGNED_URL_SECONDS, Math.ceil((expiresAt - now) / 1000)))
 
-const serveMedia = Effect.gen(function*() {
+export const serveMedia = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   const { token } = yield* HttpRouter.params
   const found = yield* (yield* FileStore).getByToken(token ?? "")
   const now = yield* Clock.currentTimeMillis
-  if (Option.isNone(found) || found.value.deletedAt !== null || (found.value.expiresAt !== null && found.value.expiresAt <= now)) {
-    return gone
-  }
+  if (Option.isNone(found)) return notFound
   const file = found.value
+  switch (fileAvailability(file, now)) {
+    case "deleted":
+      return notFound
+    case "expired":
+      return expired
+  }
   const blobs = yield* BlobStore
   // A store that can sign serves the bytes itself; this stable link just hands out a fresh short-lived
   // URL each time. Only for GET: a presigned URL is valid for the method it was signed for, so HEAD is

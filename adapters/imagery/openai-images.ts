@@ -4,12 +4,15 @@ import { createCanvas, loadImage } from "@napi-rs/canvas"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import { Illustrator } from "../../domain/ports/illustrator.ts"
+import { ProviderKeys } from "../../domain/ports/provider-keys.ts"
+import { apiKeyFor } from "../hosted/api-key-for.ts"
 import { encodeOpaquePng } from "./png-encoder.ts"
 import { requestProvider } from "../hosted/provider-request.ts"
 
 export interface OpenAiImagesConfig {
   /** e.g. https://api.openai.com; a trailing /v1 is accepted too. */
   readonly baseUrl: string
+  /** The server's key; a BYOK workspace's own replaces it for that workspace's pictures. */
   readonly apiKey: Redacted.Redacted<string>
   /** e.g. dall-e-3. */
   readonly model: string
@@ -49,13 +52,14 @@ const fitPng = async (image: Buffer, width: number, height: number): Promise<Buf
 }
 
 export const OpenAiImagesLive = (config: OpenAiImagesConfig) =>
-  Layer.succeed(
+  Layer.effect(
     Illustrator,
-    Illustrator.of({
+    Effect.map(ProviderKeys, (keys) => Illustrator.of({
       name: "openai",
       illustrate: (request) =>
         Effect.gen(function*() {
           const [w, h] = nearestImageSize(request.width, request.height)
+          const apiKey = yield* apiKeyFor(keys, "openai", request.workspaceId, config.apiKey)
           const body = yield* requestProvider({
             provider: "The image service",
             baseUrl: config.baseUrl,
@@ -63,7 +67,7 @@ export const OpenAiImagesLive = (config: OpenAiImagesConfig) =>
             action: "draw the picture",
             init: {
               method: "POST",
-              headers: { authorization: `Bearer ${Redacted.value(config.apiKey)}`, "content-type": "application/json" },
+              headers: { authorization: `Bearer ${Redacted.value(apiKey)}`, "content-type": "application/json" },
               body: JSON.stringify({
                 model: config.model,
                 prompt: `${request.prompt}, ${request.style.promptSuffix}`,
@@ -97,5 +101,5 @@ export const OpenAiImagesLive = (config: OpenAiImagesConfig) =>
           }),
           Effect.withSpan("OpenAiImages.illustrate")
         )
-    })
+    }))
   )

@@ -143,6 +143,8 @@ const failureText = (error: DomainError): string => {
       return `${error.message} Check the id: it is the one a create call of this workspace returned.`
     case "InsufficientCredits":
       return `${error.message} Top up the workspace's credits, then call again.`
+    case "InsufficientCash":
+      return `${error.message} BYOK renders are paid from the cash balance: have it topped up, then call again.`
     case "PlanForbids":
       return `${sentence(error.message)} The workspace is on the ${error.plan} plan: move it to a paid plan, then call again.`
     case "Conflict":

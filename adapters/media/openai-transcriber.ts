@@ -1,13 +1,16 @@
 // Speech recognition by an OpenAI-compatible service: POST /v1/audio/transcriptions with word timestamps.
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { readFile } from "node:fs/promises"
 import { basename } from "node:path"
 import { WorkFailed } from "../../domain/errors.ts"
+import { ProviderKeys } from "../../domain/ports/provider-keys.ts"
 import { Transcriber } from "../../domain/ports/transcriber.ts"
+import { apiKeyFor } from "../hosted/api-key-for.ts"
 
 export interface OpenAiConfig {
   /** e.g. https://api.openai.com; a trailing /v1 is accepted too. */
   readonly baseUrl: string
+  /** The server's key; a BYOK workspace's own replaces it for that workspace's audio. */
   readonly apiKey: string
   /** e.g. whisper-1. */
   readonly model: string
@@ -26,13 +29,14 @@ const endpoint = (baseUrl: string): string =>
   `${baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/audio/transcriptions`
 
 export const OpenAiTranscriberLive = (config: OpenAiConfig) =>
-  Layer.succeed(
+  Layer.effect(
     Transcriber,
-    Transcriber.of({
+    Effect.map(ProviderKeys, (keys) => Transcriber.of({
       name: "openai",
-      transcribe: (wavPath) =>
+      transcribe: (wavPath, workspaceId) =>
         Effect.gen(function*() {
           const url = endpoint(config.baseUrl)
+          const apiKey = yield* apiKeyFor(keys, "openai", workspaceId, Redacted.make(config.apiKey))
           const audio = yield* Effect.promise(() => readFile(wavPath))
           const form = new FormData()
           form.append("file", new Blob([audio], { type: "audio/wav" }), basename(wavPath))
@@ -44,7 +48,7 @@ export const OpenAiTranscriberLive = (config: OpenAiConfig) =>
             try: async (signal) => {
               const response = await fetch(url, {
                 method: "POST",
-                headers: { authorization: `Bearer ${config.apiKey}` },
+                headers: { authorization: `Bearer ${Redacted.value(apiKey)}` },
                 body: form,
                 signal
               })
@@ -84,5 +88,5 @@ export const OpenAiTranscriberLive = (config: OpenAiConfig) =>
           }),
           Effect.withSpan("OpenAiTranscriber.transcribe")
         )
-    })
+    }))
   )

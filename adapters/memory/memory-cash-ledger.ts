@@ -1,5 +1,5 @@
 // CashLedger over the in-memory database.
-import { Effect, Either, Layer } from "effect"
+import { Effect, Either, Layer, Option } from "effect"
 import { InsufficientCash } from "../../domain/errors.ts"
 import { CashLedger, type CashEntry } from "../../domain/ports/cash-ledger.ts"
 import { entryPage } from "./memory-entry-page.ts"
@@ -26,6 +26,10 @@ export const MemoryCashLedgerLive = Layer.effect(
           const posted = { ...entry, balanceAfter: balance + entry.amount }
           return [Either.right(posted), { ...t, cashLedger: [...t.cashLedger, posted] }]
         }).pipe(Effect.flatten, Effect.withSpan("MemoryCashLedger.post")),
+      entry: (key) =>
+        db.read((t) => Option.fromNullable(t.cashLedger.find((e) => e.key === key))).pipe(
+          Effect.withSpan("MemoryCashLedger.entry")
+        ),
       page: ({ cursor, limit, workspaceId }) =>
         db.read((t) => entryPage(t.cashLedger, (e) => e.workspaceId === workspaceId, limit, cursor)).pipe(
           Effect.withSpan("MemoryCashLedger.page")

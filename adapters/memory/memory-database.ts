@@ -9,6 +9,7 @@ import type { CashEntry } from "../../domain/ports/cash-ledger.ts"
 import type { LedgerEntry } from "../../domain/ports/ledger.ts"
 import type { AuthorizationCode, Grant, OAuthClient, OAuthToken } from "../../domain/ports/oauth-store.ts"
 import type { DeliveryAttempt, OutboxEvent } from "../../domain/ports/outbox.ts"
+import type { StoredProviderKey } from "../../domain/ports/provider-key-store.ts"
 import type { SavedTemplate } from "../../domain/ports/template-store.ts"
 import { Transactor } from "../../domain/ports/transactor.ts"
 import type { Upload } from "../../domain/ports/upload-store.ts"
@@ -43,6 +44,8 @@ export interface Tables {
   readonly grants: ReadonlyMap<string, Grant>
   readonly codes: ReadonlyMap<string, AuthorizationCode>
   readonly oauthTokens: ReadonlyMap<string, OAuthToken>
+  /** Keyed by `providerKeyRow(workspaceId, provider)`; each holds the key sealed, never the key. */
+  readonly providerKeys: ReadonlyMap<string, StoredProviderKey>
 }
 
 const emptyTables: Tables = {
@@ -67,7 +70,8 @@ const emptyTables: Tables = {
   oauthClients: new Map(),
   grants: new Map(),
   codes: new Map(),
-  oauthTokens: new Map()
+  oauthTokens: new Map(),
+  providerKeys: new Map()
 }
 
 /** A copy of `map` with `key` set; an existing key keeps its position. */

@@ -21,6 +21,20 @@ export const MemoryFileStoreLive = Layer.effect(
         db.write((t) => ({
           ...t,
           files: updateRow(t.files, id, (f) => f.deletedAt === null ? { ...f, deletedAt: at } : f)
-        })).pipe(Effect.withSpan("MemoryFileStore.markDeleted"))
+        })).pipe(Effect.withSpan("MemoryFileStore.markDeleted")),
+      setRetention: (workspaceId, retentionMs) =>
+        db.write((t) => ({
+          ...t,
+          files: new Map(
+            [...t.files].map(([id, f]) =>
+              [
+                id,
+                f.workspaceId === workspaceId && f.deletedAt === null
+                  ? { ...f, expiresAt: retentionMs === null ? null : Date.parse(f.createdAt) + retentionMs }
+                  : f
+              ] as const
+            )
+          )
+        })).pipe(Effect.withSpan("MemoryFileStore.setRetention"))
     }))
 )

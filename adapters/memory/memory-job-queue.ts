@@ -1,6 +1,7 @@
 // JobQueue over the in-memory database; time comes from Clock, so TestClock drives due times and leases.
 import { randomUUID } from "node:crypto"
 import { Clock, Deferred, Effect, Layer, Option, Ref } from "effect"
+import { PLAN_RULES } from "../../domain/plans.ts"
 import { type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
 import { MemoryDatabase, type Tables, updateRow, withRow } from "./memory-database.ts"
 
@@ -12,12 +13,34 @@ const claimableFrom = (job: Job): number | undefined => {
   return undefined
 }
 
-/** The due job of the lane with the smallest runAt; ties go to the one enqueued first. */
+/** How many jobs of each workspace hold a live lease (`lockedUntil >= now`), in any lane. */
+const runningByWorkspace = (t: Tables, now: number): ReadonlyMap<string, number> => {
+  const running = new Map<string, number>()
+  for (const job of t.jobs.values()) {
+    if (job.status === "running" && job.workspaceId !== null && job.lockedUntil !== null && job.lockedUntil >= now) {
+      running.set(job.workspaceId, (running.get(job.workspaceId) ?? 0) + 1)
+    }
+  }
+  return running
+}
+
+/** Whether the job's workspace already runs as many jobs as its plan allows. */
+const atCap = (t: Tables, job: Job, running: ReadonlyMap<string, number>): boolean => {
+  if (job.workspaceId === null) return false
+  const workspace = t.workspaces.get(job.workspaceId)
+  return workspace !== undefined && (running.get(job.workspaceId) ?? 0) >= PLAN_RULES[workspace.plan].maxConcurrentJobs
+}
+
+/** The due job of the lane with the smallest runAt, its workspace under its cap; ties go to the one enqueued first. */
 const dueJob = (t: Tables, lane: Lane, now: number): Job | undefined => {
+  const running = runningByWorkspace(t, now)
   let best: Job | undefined
   for (const job of t.jobs.values()) {
     const from = claimableFrom(job)
-    if (job.lane === lane && from !== undefined && from <= now && (best === undefined || job.runAt < best.runAt)) {
+    if (
+      job.lane === lane && from !== undefined && from <= now && (best === undefined || job.runAt < best.runAt) &&
+      !atCap(t, job, running)
+    ) {
       best = job
     }
   }
@@ -41,6 +64,14 @@ export const MemoryJobQueueLive = Layer.effect(
       )
     const laneOf = (id: string) => db.read((t) => Option.fromNullable(t.jobs.get(id)).pipe(Option.map((j) => j.lane)))
     const wakeLaneOf = (id: string) => laneOf(id).pipe(Effect.flatMap(Option.match({ onNone: () => Effect.void, onSome: wake })))
+    /** A workspace's job that stops running frees a place under its cap: a job passed over may be claimable now. */
+    const wakeForFreedPlace = (id: string) =>
+      db.read((t) => Option.fromNullable(t.jobs.get(id))).pipe(
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.void,
+          onSome: (job) => (job.workspaceId === null ? Effect.void : wake(job.lane))
+        }))
+      )
 
     return JobQueue.of({
       enqueue: (input) =>
@@ -58,7 +89,8 @@ export const MemoryJobQueueLive = Layer.effect(
             status: "queued",
             lockedUntil: null,
             dedupeKey: input.dedupeKey,
-            lastError: null
+            lastError: null,
+            workspaceId: input.workspaceId ?? null
           }
           return [Option.some(job), { ...t, jobs: withRow(t.jobs, job.id, job) }]
         }).pipe(Effect.tap(() => wake(input.lane)), Effect.withSpan("MemoryJobQueue.enqueue")),
@@ -88,6 +120,7 @@ export const MemoryJobQueueLive = Layer.effect(
         ),
       complete: (id) =>
         change(id, (job) => ({ ...job, status: "done", lockedUntil: null })).pipe(
+          Effect.zipRight(wakeForFreedPlace(id)),
           Effect.withSpan("MemoryJobQueue.complete")
         ),
       retry: (id, runAt, error) =>
@@ -119,14 +152,18 @@ export const MemoryJobQueueLive = Layer.effect(
         ),
       kill: (id, error) =>
         change(id, (job) => ({ ...job, status: "dead", lockedUntil: null, lastError: error })).pipe(
+          Effect.zipRight(wakeForFreedPlace(id)),
           Effect.withSpan("MemoryJobQueue.kill")
         ),
       cancel: (dedupeKey, reason) =>
-        db.write((t) => {
+        db.modify((t): readonly [Job | undefined, Tables] => {
           const job = [...t.jobs.values()].find((j) => j.dedupeKey === dedupeKey)
-          if (job === undefined || (job.status !== "queued" && job.status !== "running")) return t
-          return { ...t, jobs: withRow(t.jobs, job.id, { ...job, status: "cancelled", lockedUntil: null, lastError: reason }) }
-        }).pipe(Effect.withSpan("MemoryJobQueue.cancel")),
+          if (job === undefined || (job.status !== "queued" && job.status !== "running")) return [undefined, t]
+          return [job, { ...t, jobs: withRow(t.jobs, job.id, { ...job, status: "cancelled", lockedUntil: null, lastError: reason }) }]
+        }).pipe(
+          Effect.flatMap((job) => (job === undefined ? Effect.void : wakeForFreedPlace(job.id))),
+          Effect.withSpan("MemoryJobQueue.cancel")
+        ),
       get: (id) => db.read((t) => Option.fromNullable(t.jobs.get(id))).pipe(Effect.withSpan("MemoryJobQueue.get")),
       nextRunAt: (lane) =>
         db.read((t) => {

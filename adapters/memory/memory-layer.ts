@@ -8,6 +8,7 @@ import { MemoryJobQueueLive } from "./memory-job-queue.ts"
 import { MemoryLedgerLive } from "./memory-ledger.ts"
 import { MemoryOAuthStoreLive } from "./memory-oauth-store.ts"
 import { MemoryOutboxLive } from "./memory-outbox.ts"
+import { MemoryProviderKeyStoreLive } from "./memory-provider-key-store.ts"
 import { MemoryTemplateStoreLive } from "./memory-template-store.ts"
 import { MemoryUploadStoreLive } from "./memory-upload-store.ts"
 import { MemoryUserStoreLive } from "./memory-user-store.ts"
@@ -28,5 +29,6 @@ export const MemoryStoresLive = Layer.mergeAll(
   MemoryFileStoreLive,
   MemoryUploadStoreLive,
   MemoryUserStoreLive,
-  MemoryOAuthStoreLive
+  MemoryOAuthStoreLive,
+  MemoryProviderKeyStoreLive
 ).pipe(Layer.provide(MemoryDatabaseLive))

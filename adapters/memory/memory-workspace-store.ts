@@ -17,6 +17,13 @@ export const MemoryWorkspaceStoreLive = Layer.effect(
         db.write((t) => ({ ...t, workspaces: updateRow(t.workspaces, workspace.id, () => workspace) })).pipe(
           Effect.withSpan("MemoryWorkspaceStore.update")
         ),
+      listCreatedBefore: ({ afterId, createdBefore, limit }) =>
+        db.read((t) =>
+          [...t.workspaces.values()]
+            .filter((w) => Date.parse(w.createdAt) < Date.parse(createdBefore) && (afterId === null || w.id > afterId))
+            .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+            .slice(0, limit)
+        ).pipe(Effect.withSpan("MemoryWorkspaceStore.listCreatedBefore")),
       insertToken: (token) =>
         db.write((t) => ({ ...t, tokens: withRow(t.tokens, token.id, token) })).pipe(
           Effect.withSpan("MemoryWorkspaceStore.insertToken")

@@ -67,6 +67,7 @@ export const PgCashLedgerLive = Layer.effect(
     return CashLedger.of({
       balance: (workspaceId) => balance(workspaceId).pipe(Effect.orDie, Effect.withSpan("PgCashLedger.balance")),
       post: (entry) => post(entry).pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("PgCashLedger.post")),
+      entry: (key) => byKey(key).pipe(Effect.orDie, Effect.withSpan("PgCashLedger.entry")),
       page: ({ cursor, limit, workspaceId }) => {
         // A cursor this adapter did not make points past the end: an empty page rather than a restart.
         const before = cursor === undefined ? Option.some(undefined) : decodeLedgerCursor(cursor)

@@ -63,6 +63,16 @@ export const PgFileStoreLive = Layer.effect(
           Effect.asVoid,
           Effect.orDie,
           Effect.withSpan("PgFileStore.markDeleted")
+        ),
+      // created_at keeps milliseconds, as expires_at counts them.
+      setRetention: (workspaceId, retentionMs) =>
+        sql`UPDATE files
+          SET expires_at = CASE WHEN ${retentionMs}::bigint IS NULL THEN NULL
+            ELSE (extract(epoch FROM created_at) * 1000)::bigint + ${retentionMs}::bigint END
+          WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL`.pipe(
+          Effect.asVoid,
+          Effect.orDie,
+          Effect.withSpan("PgFileStore.setRetention")
         )
     }))
 )

@@ -1,10 +1,13 @@
 // JobQueue on PostgreSQL: table jobs. A claim locks the due row with FOR UPDATE SKIP LOCKED, so workers
-// on any number of machines never share a job. Times are epoch milliseconds read from Clock (never the
-// database's now()), so TestClock drives due times and leases. Every write that may make work due
-// notifies the lane's workers; inside a transaction the notification is sent at commit, or never.
+// on any number of machines never share a job, and holds its workspace's advisory lock while it counts
+// that workspace's running jobs, so claimers never run more of them at once than the plan allows.
+// Times are epoch milliseconds read from Clock (never the database's now()), so TestClock drives due
+// times and leases. Every write that may make work due notifies the lane's workers; inside a
+// transaction the notification is sent at commit, or never.
 import { randomUUID } from "node:crypto"
-import { SqlClient, type Statement } from "@effect/sql"
+import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import { Clock, type Duration, Effect, Layer, Option } from "effect"
+import { PLAN_RULES, PLANS } from "../../domain/plans.ts"
 import { type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
 import { JOBS_CHANNEL, makeJobWakeups } from "./pg-job-wakeups.ts"
 import { fromBigint, fromBigintOrNull, jsonText } from "./pg-values.ts"
@@ -20,6 +23,7 @@ interface JobRow {
   readonly locked_until: string | null
   readonly dedupe_key: string | null
   readonly last_error: string | null
+  readonly workspace_id: string | null
 }
 
 const toJob = (row: JobRow): Job => ({
@@ -32,10 +36,22 @@ const toJob = (row: JobRow): Job => ({
   status: row.status,
   lockedUntil: fromBigintOrNull(row.locked_until),
   dedupeKey: row.dedupe_key,
-  lastError: row.last_error
+  lastError: row.last_error,
+  workspaceId: row.workspace_id
 })
 
 const oneJob = (rows: ReadonlyArray<JobRow>) => Option.map(Option.fromNullable(rows[0]), toJob)
+
+/** Each plan's cap as JSON, looked up by a workspace's plan in SQL: `(caps::jsonb ->> plan)::int`. */
+const PLAN_CAPS = JSON.stringify(Object.fromEntries(PLANS.map((plan) => [plan, PLAN_RULES[plan].maxConcurrentJobs])))
+
+/** The key space (first key) of the advisory locks that serialize claims per workspace (second key). */
+const CLAIM_LOCK_SPACE = 720_311
+
+/** One claim attempt: a job, none due, or a candidate whose workspace turned out full once locked. */
+type Attempt =
+  | { readonly _tag: "Claimed"; readonly job: Option.Option<Job> }
+  | { readonly _tag: "Full"; readonly workspaceId: string }
 
 export interface PgJobQueueOptions {
   /** How often the LISTEN connection is checked; a dropped one is replaced within about twice this. */
@@ -55,14 +71,24 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
       const updateAndWake = (id: string, set: Statement.Fragment, where: Statement.Fragment = sql`TRUE`) =>
         sql`WITH changed AS (UPDATE jobs SET ${set} WHERE id = ${id} AND ${where} RETURNING lane)
           SELECT pg_notify(${JOBS_CHANNEL}, lane) FROM changed`.pipe(Effect.asVoid, Effect.orDie)
+      /**
+       * As `update` for a change that stops a job running: a workspace's job frees a place under its cap,
+       * so its lane is notified (a job passed over may be claimable now).
+       */
+      const updateFreeingPlace = (where: Statement.Fragment, set: Statement.Fragment) =>
+        sql`WITH changed AS (UPDATE jobs SET ${set} WHERE ${where} RETURNING lane, workspace_id)
+          SELECT pg_notify(${JOBS_CHANNEL}, lane) FROM changed WHERE workspace_id IS NOT NULL`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        )
 
       return JobQueue.of({
         enqueue: (input) =>
           Effect.suspend(() =>
             sql<JobRow>`WITH added AS (
-              INSERT INTO jobs (id, lane, kind, payload, run_at, attempts, status, dedupe_key)
+              INSERT INTO jobs (id, lane, kind, payload, run_at, attempts, status, dedupe_key, workspace_id)
               VALUES (${randomUUID()}, ${input.lane}, ${input.kind}, ${jsonText(input.payload)}, ${input.runAt}, 0,
-                'queued', ${input.dedupeKey})
+                'queued', ${input.dedupeKey}, ${input.workspaceId ?? null})
               ON CONFLICT (dedupe_key) DO NOTHING
               RETURNING *
             )
@@ -74,26 +100,56 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
           ),
         claim: (lane, leaseMs) =>
           Clock.currentTimeMillis.pipe(
-            Effect.flatMap((now) =>
+            Effect.flatMap((now) => {
+              /** The workspace's jobs holding a live lease, in any lane. */
+              const running = (workspaceId: Statement.Fragment) =>
+                sql`(SELECT count(*) FROM jobs AS r
+                  WHERE r.workspace_id = ${workspaceId} AND r.status = 'running' AND r.locked_until >= ${now})`
+              /** The job is of no workspace, or of one under its plan's cap (and not found full this claim). */
+              const underCap = (full: ReadonlyArray<string>) =>
+                sql`(j.workspace_id IS NULL OR (NOT (j.workspace_id = ANY(${full}::text[])) AND NOT EXISTS (
+                  SELECT 1 FROM workspaces AS w
+                  WHERE w.id = j.workspace_id AND ${running(sql`j.workspace_id`)} >= (${PLAN_CAPS}::jsonb ->> w.plan)::int
+                )))`
               // Two index scans (jobs_due, jobs_leased) instead of one OR that scans the table.
-              sql<JobRow>`WITH queued AS (
-                  SELECT id, run_at, seq FROM jobs
-                  WHERE lane = ${lane} AND status = 'queued' AND run_at <= ${now}
-                  ORDER BY run_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED
-                ), leased AS (
-                  SELECT id, run_at, seq FROM jobs
-                  WHERE lane = ${lane} AND status = 'running' AND locked_until < ${now}
-                  ORDER BY locked_until LIMIT 1 FOR UPDATE SKIP LOCKED
-                ), due AS (
-                  SELECT id FROM (SELECT * FROM queued UNION ALL SELECT * FROM leased) AS candidates
-                  ORDER BY run_at, seq LIMIT 1
+              const candidate = (full: ReadonlyArray<string>) =>
+                sql<{ readonly id: string; readonly workspace_id: string | null }>`WITH queued AS (
+                    SELECT id, run_at, seq, workspace_id FROM jobs AS j
+                    WHERE lane = ${lane} AND status = 'queued' AND run_at <= ${now} AND ${underCap(full)}
+                    ORDER BY run_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED
+                  ), leased AS (
+                    SELECT id, run_at, seq, workspace_id FROM jobs AS j
+                    WHERE lane = ${lane} AND status = 'running' AND locked_until < ${now} AND ${underCap(full)}
+                    ORDER BY locked_until LIMIT 1 FOR UPDATE SKIP LOCKED
+                  )
+                  SELECT id, workspace_id FROM (SELECT * FROM queued UNION ALL SELECT * FROM leased) AS candidates
+                  ORDER BY run_at, seq LIMIT 1`
+              // The count in `candidate` may miss a claim committed while it ran: under the workspace's lock,
+              // taken after the candidate's row, a fresh count sees every claim of the workspace before it.
+              const isFull = (workspaceId: string) =>
+                sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK_SPACE}, hashtext(${workspaceId}))`.pipe(
+                  Effect.zipRight(sql<{ readonly full: boolean }>`SELECT ${running(sql`${workspaceId}`)} >=
+                    (${PLAN_CAPS}::jsonb ->> w.plan)::int AS full FROM workspaces AS w WHERE w.id = ${workspaceId}`),
+                  Effect.map((rows) => rows[0]?.full === true)
                 )
-                UPDATE jobs SET status = 'running', attempts = jobs.attempts + 1, locked_until = ${now + leaseMs}
-                FROM due
-                WHERE jobs.id = due.id
-                RETURNING jobs.*`
-            ),
-            Effect.map(oneJob),
+              const take = (id: string) =>
+                sql<JobRow>`UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ${now + leaseMs}
+                  WHERE id = ${id} RETURNING *`.pipe(Effect.map(oneJob))
+              // One workspace lock per transaction, so two claimers never wait on each other's locks.
+              const attempt = (full: ReadonlyArray<string>) =>
+                sql.withTransaction(Effect.gen(function*() {
+                  const [found] = yield* candidate(full)
+                  if (found === undefined) return { _tag: "Claimed", job: Option.none() } satisfies Attempt
+                  if (found.workspace_id !== null && (yield* isFull(found.workspace_id))) {
+                    return { _tag: "Full", workspaceId: found.workspace_id } satisfies Attempt
+                  }
+                  return { _tag: "Claimed", job: yield* take(found.id) } satisfies Attempt
+                }))
+              const claimPassingOver = (full: ReadonlyArray<string>): Effect.Effect<Option.Option<Job>, SqlError.SqlError> =>
+                Effect.flatMap(attempt(full), (result: Attempt) =>
+                  result._tag === "Claimed" ? Effect.succeed(result.job) : claimPassingOver([...full, result.workspaceId]))
+              return claimPassingOver([])
+            }),
             Effect.orDie,
             Effect.withSpan("PgJobQueue.claim")
           ),
@@ -103,7 +159,9 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
             Effect.withSpan("PgJobQueue.extendLease")
           ),
         complete: (id) =>
-          update(id, sql`status = 'done', locked_until = NULL`).pipe(Effect.withSpan("PgJobQueue.complete")),
+          updateFreeingPlace(sql`id = ${id}`, sql`status = 'done', locked_until = NULL`).pipe(
+            Effect.withSpan("PgJobQueue.complete")
+          ),
         retry: (id, runAt, error) =>
           updateAndWake(id, sql`status = 'queued', run_at = ${runAt}, locked_until = NULL, last_error = ${error}`).pipe(
             Effect.withSpan("PgJobQueue.retry")
@@ -114,16 +172,14 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
             sql`status = 'queued', run_at = ${runAt}, attempts = 0, locked_until = NULL, last_error = ${note}`
           ).pipe(Effect.withSpan("PgJobQueue.reschedule")),
         kill: (id, error) =>
-          update(id, sql`status = 'dead', locked_until = NULL, last_error = ${error}`).pipe(
+          updateFreeingPlace(sql`id = ${id}`, sql`status = 'dead', locked_until = NULL, last_error = ${error}`).pipe(
             Effect.withSpan("PgJobQueue.kill")
           ),
         cancel: (dedupeKey, reason) =>
-          sql`UPDATE jobs SET status = 'cancelled', locked_until = NULL, last_error = ${reason}
-            WHERE dedupe_key = ${dedupeKey} AND status IN ('queued', 'running')`.pipe(
-            Effect.asVoid,
-            Effect.orDie,
-            Effect.withSpan("PgJobQueue.cancel")
-          ),
+          updateFreeingPlace(
+            sql`dedupe_key = ${dedupeKey} AND status IN ('queued', 'running')`,
+            sql`status = 'cancelled', locked_until = NULL, last_error = ${reason}`
+          ).pipe(Effect.withSpan("PgJobQueue.cancel")),
         // The interrupted claim is not an attempt.
         release: (id) =>
           Clock.currentTimeMillis.pipe(

@@ -10,6 +10,7 @@ import { PgJobQueueLive } from "./pg-job-queue.ts"
 import { PgLedgerLive } from "./pg-ledger.ts"
 import { PgOAuthStoreLive } from "./pg-oauth-store.ts"
 import { PgOutboxLive } from "./pg-outbox.ts"
+import { PgProviderKeyStoreLive } from "./pg-provider-key-store.ts"
 import { PgTemplateStoreLive } from "./pg-template-store.ts"
 import { PgTransactorLive } from "./pg-transactor.ts"
 import { PgUploadStoreLive } from "./pg-upload-store.ts"
@@ -45,5 +46,6 @@ export const PgStoresLive = (options: PgStoresOptions) =>
     PgFileStoreLive,
     PgUploadStoreLive,
     PgUserStoreLive,
-    PgOAuthStoreLive
+    PgOAuthStoreLive,
+    PgProviderKeyStoreLive
   ).pipe(Layer.provideMerge(migratedClient(options)))

@@ -99,6 +99,15 @@ export const PgWorkspaceStoreLive = Layer.effect(
         sql`UPDATE workspaces SET name = ${w.name}, owner_email = ${w.ownerEmail}, plan = ${w.plan}, byok = ${w.byok},
             last_template_id = ${w.lastTemplateId}, webhook_secret = ${w.webhookSecret}, created_at = ${w.createdAt}
           WHERE id = ${w.id}`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgWorkspaceStore.update")),
+      // "C" collation: ids in code-unit order, as the memory adapter sorts them.
+      listCreatedBefore: ({ afterId, createdBefore, limit }) =>
+        sql<WorkspaceRow>`SELECT * FROM workspaces
+          WHERE created_at < ${createdBefore} AND (${afterId}::text IS NULL OR id COLLATE "C" > ${afterId})
+          ORDER BY id COLLATE "C" LIMIT ${limit}`.pipe(
+          Effect.map((rows) => rows.map(toWorkspace)),
+          Effect.orDie,
+          Effect.withSpan("PgWorkspaceStore.listCreatedBefore")
+        ),
       insertToken: (t) =>
         sql`INSERT INTO api_tokens (id, workspace_id, hash, label, created_at, revoked_at)
           VALUES (${t.id}, ${t.workspaceId}, ${t.hash}, ${t.label}, ${t.createdAt}, ${t.revokedAt})`.pipe(

@@ -5,13 +5,16 @@ import { Effect, Option, Redacted, Schema } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import type { EngineVoice, SpeechEngineShape } from "../../domain/ports/speech-engine.ts"
 import { alignSpokenWords, type SpokenToken } from "../../domain/spoken-words.ts"
+import type { ProviderKeysShape } from "../../domain/ports/provider-keys.ts"
+import { apiKeyFor } from "../hosted/api-key-for.ts"
 import { requestProvider } from "../hosted/provider-request.ts"
 import { pcmWavHeader } from "../media/wav-file.ts"
 
 export interface ElevenLabsConfig {
   /** e.g. https://api.elevenlabs.io; a trailing /v1 is accepted too. */
   readonly baseUrl: string
-  readonly apiKey: Redacted.Redacted
+  /** The server's key: it lists the voices; a BYOK workspace's own replaces it for that workspace's speech. */
+  readonly apiKey: Redacted.Redacted<string>
   /** e.g. eleven_multilingual_v2. */
   readonly model: string
 }
@@ -68,7 +71,7 @@ const tokensOfAlignment = (alignment: typeof Alignment.Type): ReadonlyArray<Spok
   return tokens
 }
 
-const apiKeyHeader = (config: ElevenLabsConfig) => ({ "xi-api-key": Redacted.value(config.apiKey) })
+const apiKeyHeader = (apiKey: Redacted.Redacted<string>) => ({ "xi-api-key": Redacted.value(apiKey) })
 
 const listVoices = (config: ElevenLabsConfig): Effect.Effect<ReadonlyArray<EngineVoice>, WorkFailed> =>
   Effect.gen(function*() {
@@ -77,7 +80,7 @@ const listVoices = (config: ElevenLabsConfig): Effect.Effect<ReadonlyArray<Engin
       baseUrl: config.baseUrl,
       path: "/v1/voices",
       action: "list its voices",
-      init: { headers: apiKeyHeader(config) },
+      init: { headers: apiKeyHeader(config.apiKey) },
       errorMessage
     })
     const { voices } = yield* Schema.decodeUnknown(VoiceList)(body.toString("utf8")).pipe(
@@ -93,13 +96,17 @@ const listVoices = (config: ElevenLabsConfig): Effect.Effect<ReadonlyArray<Engin
   }).pipe(Effect.withSpan("ElevenLabsSpeechEngine.listVoices"))
 
 /** Lists the account's voices first: a key that cannot list them could not speak either. */
-export const makeElevenLabsSpeechEngine = (config: ElevenLabsConfig): Effect.Effect<SpeechEngineShape, WorkFailed> =>
+export const makeElevenLabsSpeechEngine = (
+  config: ElevenLabsConfig,
+  keys: ProviderKeysShape
+): Effect.Effect<SpeechEngineShape, WorkFailed> =>
   Effect.map(listVoices(config), (voices): SpeechEngineShape => ({
     engine: ENGINE,
     voices,
-    speak: ({ outputWav, text, voiceId }) =>
+    speak: ({ outputWav, text, voiceId, workspaceId }) =>
       Effect.gen(function*() {
         if (!voices.some((v) => v.id === voiceId)) return yield* new WorkFailed({ message: `${PROVIDER} has no voice ${voiceId}` })
+        const apiKey = yield* apiKeyFor(keys, "elevenlabs", workspaceId, config.apiKey)
         const body = yield* requestProvider({
           provider: PROVIDER,
           baseUrl: config.baseUrl,
@@ -107,7 +114,7 @@ export const makeElevenLabsSpeechEngine = (config: ElevenLabsConfig): Effect.Eff
           action: "speak the text",
           init: {
             method: "POST",
-            headers: { ...apiKeyHeader(config), "content-type": "application/json" },
+            headers: { ...apiKeyHeader(apiKey), "content-type": "application/json" },
             body: JSON.stringify({ text, model_id: config.model })
           },
           errorMessage

@@ -6,12 +6,15 @@ import { Effect, Option, Redacted, Schema } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import type { EngineVoice, SpeechEngineShape, VoiceGender } from "../../domain/ports/speech-engine.ts"
 import { alignSpokenWords } from "../../domain/spoken-words.ts"
+import type { ProviderKeysShape } from "../../domain/ports/provider-keys.ts"
+import { apiKeyFor } from "../hosted/api-key-for.ts"
 import { requestProvider } from "../hosted/provider-request.ts"
 
 export interface OpenAiSpeechConfig {
   /** e.g. https://api.openai.com; a trailing /v1 is accepted too. */
   readonly baseUrl: string
-  readonly apiKey: Redacted.Redacted
+  /** The server's key; a BYOK workspace's own replaces it for that workspace's speech. */
+  readonly apiKey: Redacted.Redacted<string>
   /** e.g. gpt-4o-mini-tts. */
   readonly model: string
 }
@@ -88,12 +91,13 @@ const soundSpan = ({ channels, data, sampleRate }: Pcm16): { readonly start: num
 
 const roundMs = (seconds: number): number => Math.round(seconds * 1000) / 1000
 
-export const makeOpenAiSpeechEngine = (config: OpenAiSpeechConfig): SpeechEngineShape => ({
+export const makeOpenAiSpeechEngine = (config: OpenAiSpeechConfig, keys: ProviderKeysShape): SpeechEngineShape => ({
   engine: ENGINE,
   voices: VOICES,
-  speak: ({ outputWav, text, voiceId }) =>
+  speak: ({ outputWav, text, voiceId, workspaceId }) =>
     Effect.gen(function*() {
       if (!VOICES.some((v) => v.id === voiceId)) return yield* new WorkFailed({ message: `OpenAI has no voice ${voiceId}` })
+      const apiKey = yield* apiKeyFor(keys, "openai", workspaceId, config.apiKey)
       const wav = yield* requestProvider({
         provider: "OpenAI",
         baseUrl: config.baseUrl,
@@ -101,7 +105,7 @@ export const makeOpenAiSpeechEngine = (config: OpenAiSpeechConfig): SpeechEngine
         action: "speak the text",
         init: {
           method: "POST",
-          headers: { authorization: `Bearer ${Redacted.value(config.apiKey)}`, "content-type": "application/json" },
+          headers: { authorization: `Bearer ${Redacted.value(apiKey)}`, "content-type": "application/json" },
           body: JSON.stringify({ model: config.model, input: text, voice: voiceId.slice(ENGINE.length + 1), response_format: "wav" })
         },
         errorMessage: (body) => Option.map(Schema.decodeUnknownOption(ErrorBody)(body), (parsed) => parsed.error.message)

@@ -1,4 +1,4 @@
-import { Context, type Effect } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { CashKind } from "../cash.ts"
 import type { InsufficientCash } from "../errors.ts"
 import type { EntryPage } from "./ledger.ts"
@@ -29,6 +29,8 @@ export interface CashLedgerShape {
    * take the balance below zero fails with InsufficientCash and records nothing.
    */
   readonly post: (entry: NewCashEntry) => Effect.Effect<CashEntry, InsufficientCash>
+  /** The entry posted under `key`, if any (a render's charge, to refund it). */
+  readonly entry: (key: string) => Effect.Effect<Option.Option<CashEntry>>
   /** A workspace's entries newest first; a cursor no adapter made gives an empty page. */
   readonly page: (query: {
     readonly workspaceId: string

@@ -22,5 +22,10 @@ export interface FileStoreShape {
   readonly get: (id: string) => Effect.Effect<Option.Option<StoredFile>>
   readonly getByToken: (token: string) => Effect.Effect<Option.Option<StoredFile>>
   readonly markDeleted: (id: string, at: string) => Effect.Effect<void>
+  /**
+   * Dates the expiry of every file of the workspace that is not deleted `retentionMs` after it was
+   * stored (null: kept): a new plan's retention, counted from each upload.
+   */
+  readonly setRetention: (workspaceId: string, retentionMs: number | null) => Effect.Effect<void>
 }
 export class FileStore extends Context.Tag("FileStore")<FileStore, FileStoreShape>() {}

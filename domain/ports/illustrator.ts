@@ -12,6 +12,8 @@ export interface IllustrationRequest {
   readonly height: number
   /** Where the PNG is written, exactly width x height. */
   readonly outputPng: string
+  /** Whose picture it is: a hosted illustrator then uses the workspace's own key under BYOK. None for the server's samples. */
+  readonly workspaceId?: string
 }
 
 /** Draws a picture for a prompt in an art style. */

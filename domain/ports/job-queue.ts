@@ -17,6 +17,8 @@ export interface Job {
   readonly lockedUntil: number | null
   readonly dedupeKey: string | null
   readonly lastError: string | null
+  /** The workspace the job works for, whose plan caps its jobs running at once; null = not capped. */
+  readonly workspaceId: string | null
 }
 
 export interface JobQueueShape {
@@ -27,8 +29,15 @@ export interface JobQueueShape {
     readonly payload: unknown
     readonly runAt: number
     readonly dedupeKey: string | null
+    /** Left out for work of no workspace's, and for quick jobs that must never wait behind a workspace's cap (webhook deliveries). */
+    readonly workspaceId?: string
   }) => Effect.Effect<Option.Option<Job>>
-  /** Takes the oldest due job of the lane (queued, or running with an expired lease) and leases it. */
+  /**
+   * Takes the oldest due job of the lane (queued, or running with an expired lease) and leases it,
+   * passing over the jobs of a workspace that already has its plan's `maxConcurrentJobs` running (jobs
+   * of any lane holding a live lease). Claimers in any number of processes never exceed a cap; a job of
+   * a workspace with no record is not capped.
+   */
   readonly claim: (lane: Lane, leaseMs: number) => Effect.Effect<Option.Option<Job>>
   readonly extendLease: (id: string, leaseMs: number) => Effect.Effect<void>
   readonly complete: (id: string) => Effect.Effect<void>

@@ -18,6 +18,8 @@ export interface SpeakRequest {
   readonly voiceId: string
   /** Where the engine writes the speech: a WAV file (any rate, mono or stereo). */
   readonly outputWav: string
+  /** Whose speech it is: a hosted engine then uses the workspace's own key under BYOK. None for the server's samples. */
+  readonly workspaceId?: string
 }
 
 export interface SpokenText {

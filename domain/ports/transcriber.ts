@@ -5,6 +5,7 @@ import type { WorkFailed } from "../errors.ts"
 /** Speech to timed words. Input is a 16 kHz mono WAV. */
 export interface TranscriberShape {
   readonly name: string
-  readonly transcribe: (wavPath: string) => Effect.Effect<ReadonlyArray<TimedWord>, WorkFailed>
+  /** `workspaceId`: whose audio it is; a hosted transcriber then uses the workspace's own key under BYOK. */
+  readonly transcribe: (wavPath: string, workspaceId?: string) => Effect.Effect<ReadonlyArray<TimedWord>, WorkFailed>
 }
 export class Transcriber extends Context.Tag("Transcriber")<Transcriber, TranscriberShape>() {}

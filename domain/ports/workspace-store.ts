@@ -34,6 +34,15 @@ export interface WorkspaceStoreShape {
   readonly insert: (workspace: Workspace) => Effect.Effect<void>
   readonly get: (id: string) => Effect.Effect<Option.Option<Workspace>>
   readonly update: (workspace: Workspace) => Effect.Effect<void>
+  /**
+   * A page of a sweep over every workspace created before `createdBefore`: ordered by id, those after
+   * `afterId` (null: from the start); fewer than `limit` ends the sweep.
+   */
+  readonly listCreatedBefore: (query: {
+    readonly createdBefore: string
+    readonly afterId: string | null
+    readonly limit: number
+  }) => Effect.Effect<ReadonlyArray<Workspace>>
   readonly insertToken: (token: ApiToken) => Effect.Effect<void>
   readonly findTokenByHash: (hash: string) => Effect.Effect<Option.Option<ApiToken>>
   readonly findTokenWithWorkspace: (hash: string) => Effect.Effect<Option.Option<TokenWithWorkspace>>

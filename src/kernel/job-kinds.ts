@@ -3,6 +3,7 @@ export const GENERATE_CAPTIONS = "caption-video.generate"
 export const RENDER_VIDEO = "video.render"
 export const GENERATE_VIDEO = "generated-video.generate"
 export const DELIVER_WEBHOOK = "webhook.deliver"
+export const GRANT_MONTHLY_CREDITS = "plans.grant-monthly"
 
 // Dedupe keys name a video's jobs, so that a job is queued once and a cancel can find it.
 export const generationJobKey = (videoId: string): string => `generate:${videoId}`
@@ -10,3 +11,5 @@ export const renderJobKey = (workKey: string): string => `render:${workKey}`
 /** Series 1 is the automatic delivery; each redelivery queues a job of its own. */
 export const deliveryJobKey = (eventId: string, series: number): string =>
   series === 1 ? `deliver:${eventId}` : `deliver:${eventId}:${series}`
+/** One grant job per calendar month (`YYYY-MM`), however many workers queue it. */
+export const monthlyGrantJobKey = (month: string): string => `monthly-grant:${month}`

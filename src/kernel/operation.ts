@@ -4,7 +4,7 @@ import type { Effect, Schema } from "effect"
 import type { DomainError } from "../../domain/errors.ts"
 import type { CurrentWorkspace } from "./current-workspace.ts"
 
-export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE"
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
 
 export type ErrorTag = DomainError["_tag"]
 

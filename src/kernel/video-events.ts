@@ -2,6 +2,7 @@
 // for, all in one transaction: the record, its webhook event, its refund and its next job land together.
 import { Clock, Effect, Either, Option } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
+import { CashLedger } from "../../domain/ports/cash-ledger.ts"
 import { FileStore } from "../../domain/ports/file-store.ts"
 import { JobQueue } from "../../domain/ports/job-queue.ts"
 import { Ledger } from "../../domain/ports/ledger.ts"
@@ -9,12 +10,21 @@ import { Outbox } from "../../domain/ports/outbox.ts"
 import { Transactor } from "../../domain/ports/transactor.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
 import { isWorking, transition, type VideoEffect, type VideoEvent, type VideoRecord, workKey } from "../../domain/video.ts"
+import { workChargeKey } from "../ops/credits/charge-work.ts"
 import { presentVideo } from "../ops/videos/present-video.ts"
 import { DELIVER_WEBHOOK, deliveryJobKey, generationJobKey, RENDER_VIDEO, renderJobKey } from "./job-kinds.ts"
 import { newId } from "./secrets.ts"
 import { ServiceConfig } from "./service-config.ts"
 
-export type VideoEventServices = VideoStore | JobQueue | Ledger | Outbox | FileStore | ServiceConfig | Transactor
+export type VideoEventServices =
+  | VideoStore
+  | JobQueue
+  | Ledger
+  | CashLedger
+  | Outbox
+  | FileStore
+  | ServiceConfig
+  | Transactor
 
 const carryOut = (video: VideoRecord, effect: VideoEffect) =>
   Effect.gen(function*() {
@@ -62,6 +72,21 @@ const carryOut = (video: VideoRecord, effect: VideoEffect) =>
             at: new Date(now).toISOString()
           }).pipe(Effect.orDie)
         }
+        // Only renders are paid in cash (BYOK), under the same key as a credit render charge.
+        const cash = yield* CashLedger
+        const cashCharge = yield* cash.entry(workChargeKey(effect.workKey, "render"))
+        if (Option.isSome(cashCharge) && cashCharge.value.amount < 0) {
+          yield* cash.post({
+            id: newId(),
+            workspaceId: cashCharge.value.workspaceId,
+            key: `${cashCharge.value.key}:refund`,
+            kind: "render_refund",
+            amount: -cashCharge.value.amount,
+            note: "refund: render",
+            videoId: cashCharge.value.videoId,
+            at: new Date(now).toISOString()
+          }).pipe(Effect.orDie) // a refund is never refused
+        }
         return
       }
       case "StartRender": {
@@ -70,7 +95,8 @@ const carryOut = (video: VideoRecord, effect: VideoEffect) =>
           kind: RENDER_VIDEO,
           payload: { videoId: video.id, workKey: effect.workKey, options: effect.options },
           runAt: now,
-          dedupeKey: renderJobKey(effect.workKey)
+          dedupeKey: renderJobKey(effect.workKey),
+          workspaceId: video.workspaceId
         })
         return
       }

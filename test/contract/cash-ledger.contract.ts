@@ -1,7 +1,7 @@
 // What every CashLedger adapter must do: the balance log, in micro-dollars, never below zero.
 import { randomUUID } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Either, type Layer } from "effect"
+import { Effect, Either, type Layer, Option } from "effect"
 import { InsufficientCash } from "../../domain/errors.ts"
 import { CashLedger } from "../../domain/ports/cash-ledger.ts"
 import { aCashEntry } from "./fixtures.ts"
@@ -26,6 +26,16 @@ export const cashLedgerContract = (name: string, stores: Layer.Layer<CashLedger,
         expect(market.balanceAfter).toBe(20_010_000)
         expect(yield* cash.post({ ...topUp, id: randomUUID(), amount: 1 })).toEqual({ ...topUp, balanceAfter: 25_000_000 })
         expect(yield* cash.balance(workspaceId)).toBe(20_010_000)
+      }))
+
+    it.effect("finds an entry by its key, and nothing for a key never posted", () =>
+      Effect.gen(function*() {
+        const cash = yield* CashLedger
+        const workspaceId = randomUUID()
+        yield* cash.post(aCashEntry(workspaceId, 1_000_000))
+        const charge = yield* cash.post(aCashEntry(workspaceId, -100_000, { key: `${randomUUID()}:1:render` }))
+        expect(yield* cash.entry(charge.key)).toEqual(Option.some(charge))
+        expect(yield* cash.entry(`${charge.key}:refund`)).toEqual(Option.none())
       }))
 
     it.effect("refuses a charge beyond the balance and records nothing: the balance is never negative", () =>

@@ -2,7 +2,10 @@
 import { randomUUID } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
 import { Clock, Effect, Fiber, type Layer, Option, Ref, TestClock, type TestServices } from "effect"
+import type { Plan } from "../../domain/plans.ts"
 import { type Job, JobQueue, type JobQueueShape, type Lane } from "../../domain/ports/job-queue.ts"
+import { WorkspaceStore } from "../../domain/ports/workspace-store.ts"
+import { aWorkspace } from "./fixtures.ts"
 
 type EnqueueInput = Parameters<JobQueueShape["enqueue"]>[0]
 
@@ -14,9 +17,19 @@ const aJob = (lane: Lane, runAt: number, dedupeKey: string | null = null): Enque
   dedupeKey
 })
 
+/** A media job of the workspace, due at `runAt`. */
+const aWorkspaceJob = (workspaceId: string, runAt: number): EnqueueInput => ({ ...aJob("media", runAt), workspaceId })
+
+/** A stored workspace on `plan`; its id. */
+const aStoredWorkspace = (plan: Plan) =>
+  Effect.flatMap(WorkspaceStore, (store) => {
+    const workspace = aWorkspace({ plan })
+    return Effect.as(store.insert(workspace), workspace.id)
+  })
+
 const LEASE = 60_000
 
-export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue, unknown>): void =>
+export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | WorkspaceStore, unknown>): void =>
   layer(queue)(`JobQueue (${name})`, (it) => {
     /**
      * Tests share one queue and one TestClock: each works with times relative to `now`, and every job it
@@ -27,7 +40,7 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue, unkn
       body: (
         enqueue: (input: EnqueueInput) => Effect.Effect<Option.Option<Job>>,
         now: number
-      ) => Effect.Effect<void, never, JobQueue | TestServices.TestServices>
+      ) => Effect.Effect<void, never, JobQueue | WorkspaceStore | TestServices.TestServices>
     ) =>
       it.effect(title, () =>
         Effect.gen(function*() {
@@ -61,7 +74,8 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue, unkn
           status: "queued",
           lockedUntil: null,
           dedupeKey: input.dedupeKey,
-          lastError: null
+          lastError: null,
+          workspaceId: null
         })
         expect(Option.getOrThrow(yield* jobs.get(job.id))).toEqual(job)
         expect(Option.isNone(yield* jobs.get(randomUUID()))).toBe(true)
@@ -261,6 +275,66 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue, unkn
         expect(Option.map(yield* jobs.get(running.id), (j) => j.status)).toEqual(Option.some("cancelled"))
       }))
 
+    queueTest("passes over the jobs of a workspace running as many as its plan allows", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const free = yield* aStoredWorkspace("free")
+        const creator = yield* aStoredWorkspace("creator")
+        const f1 = Option.getOrThrow(yield* enqueue(aWorkspaceJob(free, now - 5)))
+        expect(f1.workspaceId).toBe(free)
+        const f2 = Option.getOrThrow(yield* enqueue(aWorkspaceJob(free, now - 4)))
+        const c1 = Option.getOrThrow(yield* enqueue(aWorkspaceJob(creator, now - 3)))
+        const c2 = Option.getOrThrow(yield* enqueue(aWorkspaceJob(creator, now - 2)))
+        const c3 = Option.getOrThrow(yield* enqueue(aWorkspaceJob(creator, now - 1)))
+        const other = Option.getOrThrow(yield* enqueue(aJob("media", now)))
+        const claimId = Effect.map(jobs.claim("media", LEASE), Option.map((job) => job.id))
+
+        // free runs 1 at once, creator 2; a job of no workspace is never held back.
+        expect(yield* claimId).toEqual(Option.some(f1.id))
+        expect(yield* claimId).toEqual(Option.some(c1.id))
+        expect(yield* claimId).toEqual(Option.some(c2.id))
+        expect(yield* claimId).toEqual(Option.some(other.id))
+        expect(yield* claimId).toEqual(Option.none())
+
+        // A finished job frees its place.
+        yield* jobs.complete(f1.id)
+        expect(yield* claimId).toEqual(Option.some(f2.id))
+        yield* jobs.kill(c1.id, "broken source")
+        expect(yield* claimId).toEqual(Option.some(c3.id))
+        expect(yield* claimId).toEqual(Option.none())
+      }))
+
+    queueTest("counts only live leases against the cap, and follows a plan change at once", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const workspaces = yield* WorkspaceStore
+        const free = yield* aStoredWorkspace("free")
+        const first = Option.getOrThrow(yield* enqueue(aWorkspaceJob(free, now - 2)))
+        const second = Option.getOrThrow(yield* enqueue(aWorkspaceJob(free, now - 1)))
+        const third = Option.getOrThrow(yield* enqueue(aWorkspaceJob(free, now)))
+        expect(Option.map(yield* jobs.claim("media", 1_000), (j) => j.id)).toEqual(Option.some(first.id))
+        expect(Option.isNone(yield* jobs.claim("media", 1_000))).toBe(true)
+
+        // Its worker stopped: the lapsed lease holds no place, and the job itself is claimed again first.
+        yield* TestClock.adjust(1_001)
+        expect(Option.getOrThrow(yield* jobs.claim("media", 1_000))).toMatchObject({ id: first.id, attempts: 2 })
+        expect(Option.isNone(yield* jobs.claim("media", 1_000))).toBe(true)
+
+        yield* workspaces.update({ ...Option.getOrThrow(yield* workspaces.get(free)), plan: "business" })
+        expect(Option.map(yield* jobs.claim("media", 1_000), (j) => j.id)).toEqual(Option.some(second.id))
+        expect(Option.map(yield* jobs.claim("media", 1_000), (j) => j.id)).toEqual(Option.some(third.id))
+      }))
+
+    queueTest("caps no job of a workspace it has no record of", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const unknown = randomUUID()
+        const ids = yield* Effect.forEach([now - 1, now], (at) =>
+          Effect.map(enqueue(aWorkspaceJob(unknown, at)), (job) => Option.getOrThrow(job).id))
+        expect(Option.map(yield* jobs.claim("media", LEASE), (j) => j.id)).toEqual(Option.some(ids[0]))
+        expect(Option.map(yield* jobs.claim("media", LEASE), (j) => j.id)).toEqual(Option.some(ids[1]))
+      }))
+
     queueTest("waitForWork returns when work arrives in the lane, or after the longest wait", (enqueue, now) =>
       Effect.gen(function*() {
         const jobs = yield* JobQueue
@@ -272,5 +346,21 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue, unkn
         const idle = yield* Effect.fork(jobs.waitForWork("media", "2 seconds"))
         yield* TestClock.adjust("2 seconds")
         yield* Fiber.join(idle)
+      }))
+
+    queueTest("waitForWork returns when a workspace's job stops running, freeing a place under its cap", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const free = yield* aStoredWorkspace("free")
+        const running = Option.getOrThrow(yield* enqueue(aWorkspaceJob(free, now - 1)))
+        yield* enqueue(aWorkspaceJob(free, now))
+        yield* jobs.claim("media", LEASE)
+        expect(Option.isNone(yield* jobs.claim("media", LEASE))).toBe(true)
+        const waiting = yield* Effect.fork(jobs.waitForWork("media", "1 hour"))
+        yield* Effect.yieldNow().pipe(Effect.repeatN(5))
+        yield* jobs.complete(running.id)
+        // Without the wake-up this join would wait for the hour, and the test would time out.
+        yield* Fiber.join(waiting)
+        expect(Option.isSome(yield* jobs.claim("media", LEASE))).toBe(true)
       }))
 })

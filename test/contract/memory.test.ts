@@ -1,5 +1,9 @@
 // Every store contract against the in-memory adapters; each suite builds its own empty database.
+import { Effect, Layer } from "effect"
+import { MemoryDatabase, MemoryDatabaseLive } from "../../adapters/memory/memory-database.ts"
 import { MemoryStoresLive } from "../../adapters/memory/memory-layer.ts"
+import { MemoryProviderKeyStoreLive } from "../../adapters/memory/memory-provider-key-store.ts"
+import { MemoryWorkspaceStoreLive } from "../../adapters/memory/memory-workspace-store.ts"
 import { cashLedgerContract } from "./cash-ledger.contract.ts"
 import { fileStoreContract } from "./file-store.contract.ts"
 import { idempotencyStoreContract } from "./idempotency-store.contract.ts"
@@ -7,6 +11,7 @@ import { jobQueueContract } from "./job-queue.contract.ts"
 import { ledgerContract } from "./ledger.contract.ts"
 import { oauthStoreContract } from "./oauth-store.contract.ts"
 import { outboxContract } from "./outbox.contract.ts"
+import { providerKeyStoreContract } from "./provider-key-store.contract.ts"
 import { templateStoreContract } from "./template-store.contract.ts"
 import { transactorContract } from "./transactor.contract.ts"
 import { uploadStoreContract } from "./upload-store.contract.ts"
@@ -27,3 +32,8 @@ uploadStoreContract("memory", MemoryStoresLive)
 userStoreContract("memory", MemoryStoresLive)
 oauthStoreContract("memory", MemoryStoresLive)
 transactorContract("memory", MemoryStoresLive)
+providerKeyStoreContract(
+  "memory",
+  Layer.merge(MemoryProviderKeyStoreLive, MemoryWorkspaceStoreLive).pipe(Layer.provideMerge(MemoryDatabaseLive)),
+  Effect.flatMap(MemoryDatabase, (db) => db.read((t) => [...t.providerKeys.values()]))
+)

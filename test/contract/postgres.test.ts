@@ -14,7 +14,7 @@ import { PgWorkspaceStoreLive } from "../../adapters/postgres/pg-workspace-store
 import { BUILT_IN_TEMPLATES } from "../../domain/captions.ts"
 import { FileStore } from "../../domain/ports/file-store.ts"
 import { IdempotencyStore } from "../../domain/ports/idempotency-store.ts"
-import { JobQueue, type JobQueueShape } from "../../domain/ports/job-queue.ts"
+import { type Job, JobQueue, type JobQueueShape } from "../../domain/ports/job-queue.ts"
 import { Ledger } from "../../domain/ports/ledger.ts"
 import { OAuthStore, type OAuthStoreShape, type SingleUse } from "../../domain/ports/oauth-store.ts"
 import { Outbox } from "../../domain/ports/outbox.ts"
@@ -27,12 +27,13 @@ import { cashLedgerContract } from "./cash-ledger.contract.ts"
 import { fileStoreContract } from "./file-store.contract.ts"
 import { uploadStoreContract } from "./upload-store.contract.ts"
 import { userStoreContract } from "./user-store.contract.ts"
-import { aCode, aGrant, anEntry, anOAuthToken, aVideo } from "./fixtures.ts"
+import { aCode, aGrant, anEntry, anOAuthToken, aVideo, aWorkspace } from "./fixtures.ts"
 import { idempotencyStoreContract } from "./idempotency-store.contract.ts"
 import { jobQueueContract } from "./job-queue.contract.ts"
 import { ledgerContract } from "./ledger.contract.ts"
 import { grantParents, oauthStoreContract, tagsOf } from "./oauth-store.contract.ts"
 import { outboxContract } from "./outbox.contract.ts"
+import { providerKeyStoreContract } from "./provider-key-store.contract.ts"
 import { templateStoreContract } from "./template-store.contract.ts"
 import { transactorContract } from "./transactor.contract.ts"
 import { videoStoreContract } from "./video-store.contract.ts"
@@ -90,6 +91,11 @@ if (skipReason !== undefined) {
   userStoreContract("postgres", PgTestStores())
   oauthStoreContract("postgres", PgTestStores())
   transactorContract("postgres", PgTestStores())
+  providerKeyStoreContract(
+    "postgres",
+    PgTestStores(),
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT * FROM provider_keys`)
+  )
 
   // Real time: notifications travel through the server, and the tests wait for them. Each test has a
   // database of its own, so that its first wait is the one that opens the LISTEN connection.
@@ -249,6 +255,43 @@ if (skipReason !== undefined) {
         expect(new Set(claimed)).toEqual(new Set(ids))
       }))
 
+    it.scopedLive("never runs more of a workspace's jobs than its plan allows, whatever the claimers on separate connections", () =>
+      Effect.gen(function*() {
+        const url = yield* testDatabase()
+        const queues = yield* Effect.forEach(Array.from({ length: 6 }), () =>
+          Effect.map(separateQueue(url), (context) => Context.get(context, JobQueue)))
+        const workspaces = Context.get(
+          yield* Layer.build(PgWorkspaceStoreLive.pipe(Layer.provide(PgClientLive(url, 1)))).pipe(Effect.orDie),
+          WorkspaceStore
+        )
+        const free = aWorkspace({ plan: "free" })
+        const creator = aWorkspace({ plan: "creator" })
+        yield* Effect.forEach([free, creator], workspaces.insert)
+        for (let round = 0; round < 10; round++) {
+          const inputs = [
+            ...Array.from({ length: 8 }, (_, i) => ({ ...aJob("media", -i), workspaceId: free.id })),
+            ...Array.from({ length: 8 }, (_, i) => ({ ...aJob("media", -i), workspaceId: creator.id })),
+            ...Array.from({ length: 4 }, (_, i) => aJob("media", -i))
+          ]
+          yield* Effect.forEach(inputs, (input) => queues[0]!.enqueue(input))
+          const drain = (queue: JobQueueShape, taken: ReadonlyArray<Job>): Effect.Effect<ReadonlyArray<Job>> =>
+            taken.length > inputs.length ? Effect.succeed(taken) : Effect.flatMap(queue.claim("media", 60_000), Option.match({
+              onNone: () => Effect.succeed(taken),
+              onSome: (job) => drain(queue, [...taken, job])
+            }))
+          const claimed = (yield* Effect.forEach(queues, (queue) => drain(queue, []), { concurrency: "unbounded" })).flat()
+          const count = (workspaceId: string | null) => claimed.filter((job) => job.workspaceId === workspaceId).length
+          expect([count(free.id), count(creator.id), count(null)]).toEqual([1, 2, 4])
+          // Each round ends with every job done, so the next starts with no workspace's job running.
+          yield* Effect.forEach(claimed, (job) => queues[0]!.complete(job.id))
+          const finishOne: Effect.Effect<boolean> = Effect.flatMap(queues[0]!.claim("media", 60_000), Option.match({
+            onNone: () => Effect.succeed(false),
+            onSome: (job) => Effect.as(queues[0]!.complete(job.id), true)
+          }))
+          yield* finishOne.pipe(Effect.repeat({ while: (ran) => ran, times: inputs.length }))
+        }
+      }))
+
     it.scopedLive("lets exactly one of two processes use a code or refresh token first", () =>
       Effect.gen(function*() {
         const url = yield* testDatabase()
@@ -296,7 +339,9 @@ if (skipReason !== undefined) {
           { migration_id: 4, name: "uploads" },
           { migration_id: 5, name: "users_and_oauth" },
           { migration_id: 6, name: "ledger_logs" },
-          { migration_id: 7, name: "video_lifecycle" }
+          { migration_id: 7, name: "video_lifecycle" },
+          { migration_id: 8, name: "plan_limits" },
+          { migration_id: 9, name: "provider_keys" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))

@@ -251,7 +251,7 @@ describe("GET /media with an S3 store", () => {
       expect(expires).toBeGreaterThan(0)
       expect(expires).toBeLessThanOrEqual(60)
       expect((yield* get(`${baseUrl}/media/${gone.file.token}/final.mp4`, { redirect: "manual" })).response.status)
-        .toBe(404)
+        .toBe(410)
     }))
 })
 

@@ -4,6 +4,7 @@ import { FastCheck as fc } from "effect"
 import {
   BYOK_RENDER_CENTS_PER_MINUTE,
   byokRenderCents,
+  byokRenderMicrodollars,
   CAPTION_CREDITS_PER_MINUTE,
   captionCredits,
   RENDER_CREDITS_PER_MINUTE,
@@ -83,6 +84,11 @@ describe("byokRenderCents", () => {
   it.prop("is monotonic in duration", { a: seconds, b: seconds }, ({ a, b }) => {
     const [short, long] = a <= b ? [a, b] : [b, a]
     expect(byokRenderCents(short)).toBeLessThanOrEqual(byokRenderCents(long))
+  })
+
+  it.prop("is charged as exactly 10,000 micro-dollars per whole cent", { s: seconds }, ({ s }) => {
+    expect(byokRenderMicrodollars(s)).toBe(byokRenderCents(s) * 10_000)
+    expect(byokRenderMicrodollars(12.3)).toBe(30_000)
   })
 })
 

@@ -57,7 +57,7 @@ interface Service {
 
 /** Settings that would make a child pick other adapters than the test means to. */
 const INHERITED_CHOICES = [
-  "DATABASE_URL", "S3_BUCKET", "BUCKET_NAME", "S3_ENDPOINT", "AWS_ENDPOINT_URL_S3", "ROLE", "NODE_ENV", "DEV_API_TOKEN"
+  "DATABASE_URL", "S3_BUCKET", "BUCKET_NAME", "S3_ENDPOINT", "AWS_ENDPOINT_URL_S3", "ROLE", "NODE_ENV", "DEV_API_TOKEN", "SECRETS_KEY"
 ]
 
 const spawnService = async (options: { dataDir: string; args?: Array<string>; env?: Record<string, string> }): Promise<Service> => {
@@ -258,10 +258,28 @@ describe.skipIf(postgresSkipReason !== undefined)("process roles on PostgreSQL",
     await Effect.runPromise(Scope.close(scope, Exit.void))
   })
 
+  it("refuses to start in production without SECRETS_KEY, even with a database and a bucket", async () => {
+    const service = await spawnService({
+      dataDir: join(dataDir, "production-no-secrets-key"),
+      env: {
+        NODE_ENV: "production",
+        DATABASE_URL: databaseUrl.toString(),
+        S3_BUCKET: TEST_BUCKET,
+        S3_ENDPOINT: s3Endpoint,
+        S3_ACCESS_KEY_ID: "S3RVER",
+        S3_SECRET_ACCESS_KEY: "S3RVER",
+        S3_FORCE_PATH_STYLE: "true"
+      }
+    })
+    expect(await service.exited).toBe(1)
+    expect(service.output().stderr).toContain("Reelwright did not start: NODE_ENV=production needs SECRETS_KEY")
+  })
+
   it("in production mode keeps records across restarts, finds the dev workspace again, and a worker process on another disk runs the jobs", async () => {
     // What separate Machines share: the database and the bucket (s3rver's one account, path-style URLs).
     const env = {
       NODE_ENV: "production",
+      SECRETS_KEY: "c2VjcmV0cy1rZXktZm9yLXRoZS1wcm9jZXNzZXMtdGU=",
       DATABASE_URL: databaseUrl.toString(),
       S3_BUCKET: TEST_BUCKET,
       S3_ENDPOINT: s3Endpoint,

@@ -96,9 +96,11 @@ describe("media links", () => {
     expect((await fetch(url)).status).toBe(404)
   })
 
-  it("stops serving a file once it expires", async () => {
+  it("stops serving a file once it expires, with 410", async () => {
     const file = await store(-1)
-    expect((await fetch(fileUrl(app.baseUrl, { ...file, token: `${file.token}x` }))).status).toBe(404)
+    const expired = await fetch(fileUrl(app.baseUrl, { ...file, token: `${file.token}x` }))
+    expect(expired.status).toBe(410)
+    expect(await expired.json()).toMatchObject({ error: { code: "expired" } })
     expect((await fetch(fileUrl(app.baseUrl, file))).status).toBe(200)
   })
 })

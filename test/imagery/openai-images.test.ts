@@ -5,12 +5,13 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createCanvas, loadImage } from "@napi-rs/canvas"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { OpenAiImagesLive, type OpenAiImagesConfig } from "../../adapters/imagery/openai-images.ts"
 import { ART_STYLES } from "../../domain/art-styles.ts"
 import { WorkFailed } from "../../domain/errors.ts"
 import { Illustrator } from "../../domain/ports/illustrator.ts"
 import { type StandIn, answerJson, openAiInvalidKey, startStandIn } from "../support/stand-in.ts"
+import { WorkspaceKeysLive } from "../support/workspace-keys.ts"
 
 const KEY = "sk-test-key"
 const style = ART_STYLES.find((s) => s.id === "watercolor")!
@@ -62,18 +63,30 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-const illustrate = (width: number, height: number, config: Partial<OpenAiImagesConfig> = {}) =>
+const illustrate = (width: number, height: number, config: Partial<OpenAiImagesConfig> = {}, workspaceId?: string) =>
   Effect.gen(function*() {
     const outputPng = join(dir, `${width}x${height}.png`)
     const illustrator = yield* Illustrator
-    yield* illustrator.illustrate({ prompt: "a lighthouse on a cliff", style, seed: 1, width, height, outputPng })
+    yield* illustrator.illustrate({
+      prompt: "a lighthouse on a cliff",
+      style,
+      seed: 1,
+      width,
+      height,
+      outputPng,
+      ...(workspaceId === undefined ? {} : { workspaceId })
+    })
     const image = yield* Effect.promise(async () => loadImage(await readFile(outputPng)))
     const canvas = createCanvas(image.width, image.height)
     const ctx = canvas.getContext("2d")
     ctx.drawImage(image, 0, 0)
     const colourAt = (x: number, y: number) => [...ctx.getImageData(x, y, 1, 1).data.slice(0, 3)]
     return { width: image.width, height: image.height, colourAt }
-  }).pipe(Effect.provide(OpenAiImagesLive({ baseUrl, apiKey: Redacted.make(KEY), model: "dall-e-3", ...config })))
+  }).pipe(Effect.provide(
+    OpenAiImagesLive({ baseUrl, apiKey: Redacted.make(KEY), model: "dall-e-3", ...config }).pipe(
+      Layer.provide(WorkspaceKeysLive({ "ws-byok": KEY }))
+    )
+  ))
 
 describe("OpenAiImages", () => {
   it.effect("asks for the picture as documented, with the style's prompt suffix", () =>
@@ -131,6 +144,13 @@ describe("OpenAiImages", () => {
       expect(error).toBeInstanceOf(WorkFailed)
       expect(error.message).toContain("HTTP 401")
       expect(error.message).toContain("Incorrect API key provided")
+    }))
+
+  it.effect("draws with a BYOK workspace's own key instead of the server's", () =>
+    Effect.gen(function*() {
+      const serverKeyOnly = yield* Effect.flip(illustrate(360, 640, { apiKey: Redacted.make("wrong-key") }))
+      expect(serverKeyOnly.message).toContain("HTTP 401")
+      expect((yield* illustrate(360, 640, { apiKey: Redacted.make("wrong-key") }, "ws-byok")).width).toBe(360)
     }))
 
   it.effect("says so when nothing answers", () =>

@@ -5,11 +5,12 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, TestClock } from "effect"
+import { Effect, Fiber, Layer, TestClock } from "effect"
 import { OpenAiTranscriberLive, type OpenAiConfig } from "../../adapters/media/openai-transcriber.ts"
 import { WorkFailed } from "../../domain/errors.ts"
 import { Transcriber } from "../../domain/ports/transcriber.ts"
 import { type StandIn, answerJson, startStandIn, unreachableUrl } from "../support/stand-in.ts"
+import { WorkspaceKeysLive } from "../support/workspace-keys.ts"
 
 const run = promisify(execFile)
 const KEY = "sk-test-key"
@@ -78,9 +79,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-const transcribe = (config: Partial<OpenAiConfig>) =>
-  Effect.flatMap(Transcriber, (t) => t.transcribe(wav)).pipe(
-    Effect.provide(OpenAiTranscriberLive({ baseUrl, apiKey: KEY, model: "whisper-1", ...config }))
+const transcribe = (config: Partial<OpenAiConfig>, workspaceId?: string) =>
+  Effect.flatMap(Transcriber, (t) => t.transcribe(wav, workspaceId)).pipe(
+    Effect.provide(OpenAiTranscriberLive({ baseUrl, apiKey: KEY, model: "whisper-1", ...config }).pipe(
+      Layer.provide(WorkspaceKeysLive({ "ws-byok": KEY }))
+    ))
   )
 
 describe("OpenAiTranscriber", () => {
@@ -117,6 +120,14 @@ describe("OpenAiTranscriber", () => {
         "The transcription service refused the audio (HTTP 401): Incorrect API key provided: wr***ey. " +
           "You can find your API key in your account settings."
       )
+    }))
+
+  it.effect("sends a BYOK workspace's own key instead of the server's", () =>
+    Effect.gen(function*() {
+      answer = "words"
+      const serverKeyOnly = yield* Effect.flip(transcribe({ apiKey: "wrong-key" }))
+      expect(serverKeyOnly.message).toContain("HTTP 401")
+      expect(yield* transcribe({ apiKey: "wrong-key" }, "ws-byok")).toHaveLength(2)
     }))
 
   it.effect("says the service gave no word timings when it answers with text only", () =>

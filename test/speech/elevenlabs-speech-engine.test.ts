@@ -8,7 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Logger, Redacted } from "effect"
+import { ConfigProvider, Effect, Layer, Logger, Redacted } from "effect"
 import { makeElevenLabsSpeechEngine } from "../../adapters/speech/elevenlabs-speech-engine.ts"
 import { SpeechEnginesLive } from "../../adapters/speech/speech-engines-layer.ts"
 import { WorkFailed } from "../../domain/errors.ts"
@@ -16,6 +16,7 @@ import { SpeechEngines } from "../../domain/ports/speech-engine.ts"
 import { scriptWords } from "../../domain/spoken-words.ts"
 import { type Speech, speak } from "../support/festival.ts"
 import { type StandIn, answerJson, startStandIn, unreachableUrl } from "../support/stand-in.ts"
+import { workspaceKeys, WorkspaceKeysLive } from "../support/workspace-keys.ts"
 
 const run = promisify(execFile)
 const KEY = "xi-test-key"
@@ -128,12 +129,13 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
+/** Workspace "ws-byok" brought a key of its own, one this account does not know. */
 const makeEngine = (config: { readonly baseUrl?: string; readonly apiKey?: string } = {}) =>
   makeElevenLabsSpeechEngine({
     baseUrl: config.baseUrl ?? baseUrl,
     apiKey: Redacted.make(config.apiKey ?? KEY),
     model: "eleven_multilingual_v2"
-  })
+  }, workspaceKeys({ "ws-byok": "wrong-key" }))
 
 describe("ElevenLabsSpeechEngine", () => {
   it.effect("offers the account's voices, listed as documented", () =>
@@ -191,6 +193,17 @@ describe("ElevenLabsSpeechEngine", () => {
       expect(speaking.message).toBe("ElevenLabs could not speak the text (HTTP 401): Invalid API key")
     }))
 
+  it.effect("speaks for a BYOK workspace with its own key, not the server's", () =>
+    Effect.gen(function*() {
+      revoked = false
+      const engine = yield* makeEngine()
+      const error = yield* Effect.flip(
+        engine.speak({ text: TEXT, voiceId: `elevenlabs-${RACHEL}`, outputWav: join(dir, "byok.wav"), workspaceId: "ws-byok" })
+      )
+      expect(error.message).toBe("ElevenLabs could not speak the text (HTTP 401): Invalid API key")
+      yield* engine.speak({ text: TEXT, voiceId: `elevenlabs-${RACHEL}`, outputWav: join(dir, "other.wav"), workspaceId: "ws-other" })
+    }))
+
   it.effect("reports an error detail given as plain text", () =>
     Effect.gen(function*() {
       revoked = false
@@ -212,7 +225,7 @@ describe("ElevenLabsSpeechEngine", () => {
       revoked = false
       const warnings: Array<unknown> = []
       const engines = (settings: ReadonlyArray<readonly [string, string]>) =>
-        Effect.provide(SpeechEngines, SpeechEnginesLive).pipe(
+        Effect.provide(SpeechEngines, SpeechEnginesLive.pipe(Layer.provide(WorkspaceKeysLive()))).pipe(
           Effect.map((all) => all.map((e) => e.engine)),
           Effect.withConfigProvider(ConfigProvider.fromMap(new Map(settings))),
           Effect.provide(Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => void warnings.push(message))))

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Redacted } from "effect"
+import { ConfigProvider, Effect, Layer, Redacted } from "effect"
 import { makeOpenAiSpeechEngine } from "../../adapters/speech/openai-speech-engine.ts"
 import { SpeechEnginesLive } from "../../adapters/speech/speech-engines-layer.ts"
 import { WorkFailed } from "../../domain/errors.ts"
@@ -15,6 +15,7 @@ import { SpeechEngines } from "../../domain/ports/speech-engine.ts"
 import { scriptWords } from "../../domain/spoken-words.ts"
 import { type Speech, speak } from "../support/festival.ts"
 import { type StandIn, answerJson, openAiInvalidKey, startStandIn, unreachableUrl } from "../support/stand-in.ts"
+import { workspaceKeys, WorkspaceKeysLive } from "../support/workspace-keys.ts"
 
 const run = promisify(execFile)
 const KEY = "sk-test-key"
@@ -78,8 +79,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
+/** Workspace "ws-byok" brought the key the stand-in accepts. */
 const engine = (config: { readonly baseUrl?: string; readonly apiKey?: string } = {}) =>
-  makeOpenAiSpeechEngine({ baseUrl: config.baseUrl ?? baseUrl, apiKey: Redacted.make(config.apiKey ?? KEY), model: "gpt-4o-mini-tts" })
+  makeOpenAiSpeechEngine(
+    { baseUrl: config.baseUrl ?? baseUrl, apiKey: Redacted.make(config.apiKey ?? KEY), model: "gpt-4o-mini-tts" },
+    workspaceKeys({ "ws-byok": KEY })
+  )
 
 describe("OpenAiSpeechEngine", () => {
   it("offers OpenAI's voices", () => {
@@ -125,6 +130,15 @@ describe("OpenAiSpeechEngine", () => {
       expect(error.message).toContain("Incorrect API key provided: wr***ey.")
     }))
 
+  it.effect("speaks for a BYOK workspace with its own key, not the server's", () =>
+    Effect.gen(function*() {
+      const withWrongServerKey = engine({ apiKey: "wrong-key" })
+      const refused = yield* Effect.flip(withWrongServerKey.speak({ text: TEXT, voiceId: "openai-alloy", outputWav: join(dir, "s.wav") }))
+      expect(refused.message).toContain("HTTP 401")
+      const spoken = yield* withWrongServerKey.speak({ text: TEXT, voiceId: "openai-alloy", outputWav: join(dir, "w.wav"), workspaceId: "ws-byok" })
+      expect(spoken.words.map((w) => w.text)).toEqual(scriptWords(TEXT))
+    }))
+
   it.effect("names the base URL when OpenAI cannot be reached", () =>
     Effect.gen(function*() {
       const unreachable = yield* Effect.promise(unreachableUrl)
@@ -144,7 +158,7 @@ describe("OpenAiSpeechEngine", () => {
   it.effect("is offered, after festival, only when OPENAI_API_KEY is set", () =>
     Effect.gen(function*() {
       const engines = (settings: ReadonlyArray<readonly [string, string]>) =>
-        Effect.provide(SpeechEngines, SpeechEnginesLive).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(settings))))
+        Effect.provide(SpeechEngines, SpeechEnginesLive.pipe(Layer.provide(WorkspaceKeysLive()))).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(settings))))
       expect((yield* engines([])).map((e) => e.engine)).not.toContain("openai")
       const configured = yield* engines([["OPENAI_API_KEY", KEY], ["OPENAI_BASE_URL", `${baseUrl}/v1`]])
       expect(configured[0]!.engine).toBe("festival")

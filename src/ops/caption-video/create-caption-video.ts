@@ -77,7 +77,8 @@ export const startCaptionVideo = (request: CaptionVideoRequest) =>
         kind: GENERATE_CAPTIONS,
         payload: { videoId: video.id },
         runAt: Date.parse(at),
-        dedupeKey: generationJobKey(video.id)
+        dedupeKey: generationJobKey(video.id),
+        workspaceId: video.workspaceId
       })
     }))
     yield* Effect.logInfo("caption video created").pipe(Effect.annotateLogs({ videoId: video.id }))

@@ -71,7 +71,7 @@ export const generateCaptions = (videoId: string) =>
       const words = yield* step(
         initial,
         "transcribing",
-        chargeCaptions(video, facts.durationSeconds).pipe(Effect.zipRight((yield* Transcriber).transcribe(wav)))
+        chargeCaptions(video, facts.durationSeconds).pipe(Effect.zipRight((yield* Transcriber).transcribe(wav, video.workspaceId)))
       )
       if (words.length === 0) {
         return yield* new WorkFailed({

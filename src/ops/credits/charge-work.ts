@@ -9,6 +9,9 @@ import { newId } from "../../kernel/secrets.ts"
 
 export type WorkItem = "captions" | "speech" | "render"
 
+/** The ledger key of one item's charge for a piece of work, in whichever ledger pays it; its refund adds `:refund`. */
+export const workChargeKey = (key: string, item: WorkItem): string => `${key}:${item}`
+
 /**
  * Posts the charge for one item of the video's current piece of work, once: the ledger key makes a
  * second post (a retried job, or the job after a request that charged up front) charge nothing more,
@@ -19,7 +22,7 @@ export const postCharge = (video: VideoRecord, item: WorkItem, credits: number) 
     return yield* (yield* Ledger).post({
       id: newId(),
       workspaceId: video.workspaceId,
-      key: `${workKey(video)}:${item}`,
+      key: workChargeKey(workKey(video), item),
       amount: -credits,
       reason: item,
       operation: item,
@@ -30,24 +33,28 @@ export const postCharge = (video: VideoRecord, item: WorkItem, credits: number) 
   })
 
 /**
- * Charges one item of the video's current piece of work, once, and only while that work is under
- * way: the record is held while the charge is posted, so a cancel comes wholly before it (nothing is
- * charged) or after it (its refund includes it). Short credits end the work.
+ * Posts a charge for the video's current piece of work only while that work is under way: the record
+ * is held while the charge is posted, so a cancel comes wholly before it (nothing is charged) or after
+ * it (its refund includes it).
  */
+export const whileWorking = <A, E, R>(video: VideoRecord, charge: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const current = yield* (yield* VideoStore).getForUpdate(video.id)
+    if (!Option.exists(current, (v) => isWorking(v) && workKey(v) === workKey(video))) {
+      return yield* new WorkFailed({ message: "The work had already ended when it was to be charged." })
+    }
+    return yield* charge
+  }).pipe((self) => Effect.flatMap(Transactor, (tx) => tx.atomically(self)))
+
+/** Charges one item of the video's current piece of work in credits, once, while it is under way. Short credits end the work. */
 export const chargeWork = (
   video: VideoRecord,
   item: WorkItem,
   credits: number,
   whenShort: (required: number, balance: number) => string
 ) =>
-  Effect.gen(function*() {
-    const current = yield* (yield* VideoStore).getForUpdate(video.id)
-    if (!Option.exists(current, (v) => isWorking(v) && workKey(v) === workKey(video))) {
-      return yield* new WorkFailed({ message: "The work had already ended when it was to be charged." })
-    }
-    yield* postCharge(video, item, credits)
-  }).pipe(
-    (self) => Effect.flatMap(Transactor, (tx) => tx.atomically(self)),
+  whileWorking(video, postCharge(video, item, credits)).pipe(
+    Effect.asVoid,
     Effect.catchTag("InsufficientCredits", (e) => new WorkFailed({ message: whenShort(e.required, e.balance) })),
     Effect.withSpan("chargeWork", { attributes: { videoId: video.id, item, credits } })
   )

@@ -54,7 +54,8 @@ export const drawScenes = (video: VideoRecord, project: GeneratedProject, visual
         seed: project.seed + i,
         width: video.width ?? 1080,
         height: video.height ?? 1920,
-        outputPng: png
+        outputPng: png,
+        workspaceId: video.workspaceId
       })
       const file = yield* storeFile(workspace, { path: png, name: `scene-${i + 1}.png`, contentType: "image/png" })
       drawn = { ...drawn, scenes: drawn.scenes.map((s, k) => (k === i ? { ...s, imageFileId: file.id } : s)) }

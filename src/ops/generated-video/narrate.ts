@@ -24,7 +24,7 @@ export const narrate = (video: VideoRecord, project: GeneratedProject, dir: stri
       Effect.mapError((e) => new WorkFailed({ message: `The voice ${project.voiceId} is no longer offered by this server: ${e.message}` }))
     )
     const wav = `${dir}/narration.wav`
-    const spoken = yield* engine.speak({ text: project.script, voiceId: voice.id, outputWav: wav })
+    const spoken = yield* engine.speak({ text: project.script, voiceId: voice.id, outputWav: wav, workspaceId: video.workspaceId })
     yield* chargeWork(video, "speech", speechCredits(spoken.durationSeconds), (required, balance) =>
       `Speaking the script needs ${required} credits; the workspace has ${balance}. Top up credits and create the video again.`)
     yield* (yield* MediaEngine).encodeMp3(wav, `${dir}/narration.mp3`)

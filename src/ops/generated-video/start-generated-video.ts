@@ -84,7 +84,8 @@ export const startGeneratedVideo = (
         kind: GENERATE_VIDEO,
         payload: { videoId: video.id },
         runAt: now,
-        dedupeKey: generationJobKey(video.id)
+        dedupeKey: generationJobKey(video.id),
+        workspaceId: video.workspaceId
       })
     }))
     yield* Effect.logInfo(`${shape.kind} video created`).pipe(Effect.annotateLogs({ videoId: video.id }))

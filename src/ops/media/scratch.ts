@@ -1,5 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import { WorkFailed } from "../../../domain/errors.ts"
+import { fileAvailability, sourceExpiredMessage } from "../../../domain/file-retention.ts"
 import { mkdir, rm } from "node:fs/promises"
 import { BlobStore } from "../../../domain/ports/blob-store.ts"
 import { FileStore } from "../../../domain/ports/file-store.ts"
@@ -19,7 +20,7 @@ export const withScratchDir = <A, E, R>(label: string, use: (dir: string) => Eff
 
 /**
  * Copies a stored file into the scratch folder: media tools want a local path. A file deleted or
- * past its plan's retention is gone for the work too.
+ * past its plan's retention is gone for the work too: the work fails (and is refunded) saying which.
  */
 export const localFile = (fileId: string, path: string) =>
   Effect.gen(function*() {
@@ -29,11 +30,13 @@ export const localFile = (fileId: string, path: string) =>
         onSome: Effect.succeed
       }))
     )
-    const now = yield* Clock.currentTimeMillis
-    if (file.deletedAt !== null || (file.expiresAt !== null && file.expiresAt <= now)) {
-      return yield* new WorkFailed({
-        message: `The source video ${file.name} is no longer stored (deleted, or past the plan's file retention). Create the video again from the file.`
-      })
+    switch (fileAvailability(file, yield* Clock.currentTimeMillis)) {
+      case "deleted":
+        return yield* new WorkFailed({
+          message: `The file ${file.name} was deleted, so it can no longer be used. Create the video again from the file.`
+        })
+      case "expired":
+        return yield* new WorkFailed({ message: sourceExpiredMessage(file.name) })
     }
     yield* (yield* BlobStore).getFile(file.blobKey, path)
     return path

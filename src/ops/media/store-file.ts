@@ -1,11 +1,9 @@
 import { Clock, Effect } from "effect"
-import { PLAN_RULES } from "../../../domain/plans.ts"
+import { fileExpiresAt } from "../../../domain/file-retention.ts"
 import { BlobStore } from "../../../domain/ports/blob-store.ts"
 import { FileStore, type StoredFile } from "../../../domain/ports/file-store.ts"
 import type { Workspace } from "../../../domain/ports/workspace-store.ts"
 import { newId, randomToken } from "../../kernel/secrets.ts"
-
-const DAY_MS = 24 * 60 * 60 * 1000
 
 export interface LocalFile {
   readonly path: string
@@ -26,7 +24,6 @@ export const putFile = (
     const blobKey = `${workspace.id}/${id}`
     const { bytes } = yield* (yield* BlobStore).putFile(blobKey, file.path)
     const now = yield* Clock.currentTimeMillis
-    const retention = PLAN_RULES[workspace.plan].fileRetentionDays
     return {
       id,
       workspaceId: workspace.id,
@@ -36,7 +33,7 @@ export const putFile = (
       contentType: file.contentType,
       bytes,
       createdAt: new Date(now).toISOString(),
-      expiresAt: retention === null ? null : now + retention * DAY_MS,
+      expiresAt: fileExpiresAt(workspace.plan, now),
       deletedAt: null
     }
   }).pipe(Effect.withSpan("putFile"))

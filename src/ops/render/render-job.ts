@@ -1,9 +1,11 @@
 // The export: charge, lay out the captions in the template's style, encode (burned into a caption
-// video's source, or a generated video's timeline) in one pass, store the mp4 and its thumbnail. A failure refunds the charge (through the Failed transition).
+// video's source, or a generated video's timeline) in one pass, store the mp4 and its thumbnail. The charge is
+// in credits, or with BYOK in cash (charge-render); a failure refunds it (through the Failed transition).
 import { Duration, Effect, Fiber, Option, Schema } from "effect"
 import { layoutCaptions, layoutRulesOf } from "../../../domain/captions.ts"
 import { WorkFailed } from "../../../domain/errors.ts"
 import type { BlobStore } from "../../../domain/ports/blob-store.ts"
+import type { CashLedger } from "../../../domain/ports/cash-ledger.ts"
 import type { FileStore } from "../../../domain/ports/file-store.ts"
 import type { Job } from "../../../domain/ports/job-queue.ts"
 import type { Ledger } from "../../../domain/ports/ledger.ts"
@@ -14,7 +16,6 @@ import type { UploadStore } from "../../../domain/ports/upload-store.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { captionStyleFor } from "../../../domain/generated-project.ts"
-import { renderCredits } from "../../../domain/pricing.ts"
 import { RenderOptions } from "../../../domain/rules.ts"
 import { type VideoRecord, workKey } from "../../../domain/video.ts"
 import { Done, type JobHandler } from "../../kernel/job-runner.ts"
@@ -22,9 +23,9 @@ import { RENDER_VIDEO } from "../../kernel/job-kinds.ts"
 import type { ServiceConfig } from "../../kernel/service-config.ts"
 import { applyVideoEvent, failVideo, type VideoEventServices } from "../../kernel/video-events.ts"
 import { templateForRender } from "../caption-templates/resolve-template.ts"
-import { chargeWork } from "../credits/charge-work.ts"
 import { localSource, withScratchDir } from "../media/scratch.ts"
 import { storeFile } from "../media/store-file.ts"
+import { chargeRender } from "./charge-render.ts"
 import { generatedTimeline } from "./generated-timeline.ts"
 
 const Payload = Schema.Struct({ videoId: Schema.String, workKey: Schema.String, options: RenderOptions })
@@ -60,8 +61,7 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
       if (durationSeconds === null || width === null || height === null) {
         return yield* Effect.dieMessage(`video ${videoId} was generated without its source facts`)
       }
-      yield* chargeWork(video, "render", renderCredits(durationSeconds, options.frameRate), (required, balance) =>
-        `Rendering needs ${required} credits; the workspace has ${balance}. Top up credits, then call the render operation again.`)
+      yield* chargeRender(video, options.frameRate)
       const words = yield* videos.getWords(videoId).pipe(Effect.map(Option.getOrElse(() => [])))
       const style = captionStyleFor(video.kind, (yield* templateForRender(video.workspaceId, video.templateId)).style)
       const pages = layoutCaptions(words, layoutRulesOf(style))
@@ -109,6 +109,7 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
 
 export const renderJob: JobHandler<
   | BlobStore
+  | CashLedger
   | FileStore
   | Ledger
   | MediaEngine
@@ -136,7 +137,7 @@ export const renderJob: JobHandler<
         failVideo(
           videoId,
           new WorkFailed({
-            message: `Rendering stopped after repeated internal errors (${error.slice(0, 200)}). Credits were refunded; call render again.`
+            message: `Rendering stopped after repeated internal errors (${error.slice(0, 200)}). Its charge was refunded; call render again.`
           })
         )
       ),

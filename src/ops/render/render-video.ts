@@ -5,20 +5,20 @@ import { Conflict, NotFound, PlanForbids } from "../../../domain/errors.ts"
 import { Transactor } from "../../../domain/ports/transactor.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { canRender } from "../../../domain/plans.ts"
-import { renderCredits } from "../../../domain/pricing.ts"
 import { FrameRate, RenderFormat, WebhookUrl } from "../../../domain/rules.ts"
 import { transition, Video, VideoId } from "../../../domain/video.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
 import { applyVideoEvent } from "../../kernel/video-events.ts"
-import { postCharge } from "../credits/charge-work.ts"
 import { presentVideo } from "../videos/present-video.ts"
+import { postRenderCharge } from "./charge-render.ts"
+import { requireSourcesKept } from "./require-sources-kept.ts"
 
 export const renderVideoOperation = operation({
   name: "renderVideo",
   summary: "Export the mp4 of a video",
   description:
-    "Exports the mp4 of a video whose captions are timed (completed, or failed after its captions were timed). Takes the render fields; `webhookUrl` replaces the stored one for this and later events (deliveries already pending keep theirs). The status stays terminal while the export runs; progress shows in `export`. Re-rendering (another format or fps) is a new charge and a new event; the previous videoUrl stays until the new mp4 lands. 409 while an export runs; 402 when credits are short; 403 when the plan cannot render.",
+    "Exports the mp4 of a video whose captions are timed (completed, or failed after its captions were timed). Takes the render fields; `webhookUrl` replaces the stored one for this and later events (deliveries already pending keep theirs). The status stays terminal while the export runs; progress shows in `export`. Re-rendering (another format or fps) is a new charge and a new event; the previous videoUrl stays until the new mp4 lands. 409 while an export runs, or when a file the video was made from expired under the plan's file retention (the error says `source expired`; nothing is charged); 402 when credits are short, or with BYOK when the cash balance is short (a BYOK render costs $0.10 per minute of output from the cash balance, at any frame rate, and no credits); 403 when the plan cannot render.",
   path: Schema.Struct({ id: VideoId }),
   payload: Schema.Struct({
     format: Schema.optional(RenderFormat),
@@ -26,7 +26,7 @@ export const renderVideoOperation = operation({
     webhookUrl: Schema.optional(WebhookUrl)
   }),
   output: Video,
-  errors: ["NotFound", "Conflict", "InsufficientCredits", "PlanForbids"],
+  errors: ["NotFound", "Conflict", "InsufficientCredits", "InsufficientCash", "PlanForbids"],
   http: { method: "POST", path: "/v1/videos/:id/render" },
   access: "workspace",
   tool: "render_video",
@@ -50,11 +50,12 @@ export const renderVideoOperation = operation({
         const event = { _tag: "ExportRequested", options, webhookUrl: webhookUrl ?? null, at: current.updatedAt } as const
         const check = transition(current, event)
         if (Either.isLeft(check)) return yield* new Conflict({ message: `Cannot render now: ${check.left.reason}.` })
-        // Charged in the transaction that starts the export: concurrent requests can never spend the same
-        // credits, a short balance is a 402 that undoes the start, and the job's own charge adds nothing.
+        yield* requireSourcesKept(current)
+        // Charged (credits, or cash with BYOK) in the transaction that starts the export: concurrent requests can
+        // never spend the same balance, a short balance is a 402 that undoes the start, and the job's charge adds nothing.
         // The video is written before the ledger is locked, the order a failure's refund takes too.
         const exporting = yield* applyVideoEvent(id, (at) => ({ ...event, at }))
-        yield* postCharge(exporting, "render", renderCredits(exporting.durationSeconds ?? 0, options.frameRate))
+        yield* postRenderCharge(workspace.byok, exporting, options.frameRate)
         return exporting
       }))
       return yield* presentVideo(video)

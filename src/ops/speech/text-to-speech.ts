@@ -67,7 +67,9 @@ export const textToSpeech = operation({
       const { baseUrl } = yield* ServiceConfig
       return yield* withScratchDir("speech", (dir) =>
         Effect.gen(function*() {
-          const spoken = yield* Effect.orDie(engine.speak({ text: script, voiceId: voice.id, outputWav: `${dir}/speech.wav` }))
+          const spoken = yield* Effect.orDie(
+            engine.speak({ text: script, voiceId: voice.id, outputWav: `${dir}/speech.wav`, workspaceId: workspace.id })
+          )
           yield* Effect.orDie((yield* MediaEngine).encodeMp3(`${dir}/speech.wav`, `${dir}/speech.mp3`))
           const file = yield* putFile(workspace, { path: `${dir}/speech.mp3`, name: "speech.mp3", contentType: "audio/mpeg" })
           const credits = speechCredits(spoken.durationSeconds)
