@@ -153,6 +153,19 @@ describe("POST /v1/caption-videos", () => {
     expect(video.error).toMatch(/not a media file/i)
   })
 
+  it("fails with insufficient credits when the source turns out to cost more than the balance, charging nothing", async () => {
+    // The cost is known only once the source is probed: 2 credits for this clip's started minute.
+    const poor = await app.createWorkspace({ credits: 1 })
+    const created = await call(app.baseUrl, "/v1/caption-videos", { token: poor.token, json: { url: files.url("clip.mp4") } })
+    expect(created.status).toBe(200)
+    const video = await waitForVideo(app.baseUrl, poor.token, created.body.id)
+    expect(video.status).toBe("failed")
+    expect(video.error).toMatch(/^insufficient credits: needs 2, has 1\. /)
+    const logs = await call(app.baseUrl, `/v1/credit-logs?videoId=${created.body.id}`, { token: poor.token })
+    expect(logs.body.data).toEqual([])
+    expect((await call(app.baseUrl, "/v1/workspace", { token: poor.token })).body.credits).toBe(1)
+  })
+
   it("fails a video without an audio track", async () => {
     const silentVideo = join(dir, "mute.mp4")
     await run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=360x640:r=30:d=1", "-pix_fmt", "yuv420p", silentVideo])

@@ -28,12 +28,12 @@ layer(TestLayer)("chargeWork", (it) => {
       const ledger = yield* Ledger
       yield* ledger.post({ id: "top-up", workspaceId: video.workspaceId, key: "top-up", amount: 100, reason: "top up", operation: "top-up", workKey: null, videoId: null, at: "" })
       yield* (yield* VideoStore).insert(video)
-      const short = (required: number, balance: number) => `needs ${required}, has ${balance}`
+      const short = "Top up credits."
       yield* chargeWork(video, "captions", 30, short)
       yield* chargeWork(video, "captions", 30, short)
       expect(yield* ledger.balance(video.workspaceId)).toBe(70)
       const failure = yield* Effect.flip(chargeWork(video, "render", 80, short))
-      expect(failure.message).toBe("needs 80, has 70")
+      expect(failure.message).toBe("insufficient credits: needs 80, has 70. Top up credits.")
       expect(yield* ledger.balance(video.workspaceId)).toBe(70)
 
       yield* applyVideoEvent(video.id, (at) => ({ _tag: "Failed", error: "boom", at }))

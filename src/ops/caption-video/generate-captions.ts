@@ -44,8 +44,7 @@ const ensureStoredSource = (video: VideoRecord, dir: string) =>
   })
 
 const chargeCaptions = (video: VideoRecord, seconds: number) =>
-  chargeWork(video, "captions", captionCredits(seconds), (required, balance) =>
-    `Timing captions needs ${required} credits; the workspace has ${balance}. Top up credits and create the video again.`)
+  chargeWork(video, "captions", captionCredits(seconds), "Timing the captions was not charged; top up credits and create the video again.")
 
 export const generateCaptions = (videoId: string) =>
   withScratchDir(videoId, (dir) =>

@@ -46,15 +46,19 @@ export const whileWorking = <A, E, R>(video: VideoRecord, charge: Effect.Effect<
     return yield* charge
   }).pipe((self) => Effect.flatMap(Transactor, (tx) => tx.atomically(self)))
 
-/** Charges one item of the video's current piece of work in credits, once, while it is under way. Short credits end the work. */
+/**
+ * Charges one item of the video's current piece of work in credits, once, while it is under way. Short
+ * credits end the work with "insufficient credits: needs N, has M." and `advice` (what to do next).
+ */
 export const chargeWork = (
   video: VideoRecord,
   item: WorkItem,
   credits: number,
-  whenShort: (required: number, balance: number) => string
+  advice: string
 ) =>
   whileWorking(video, postCharge(video, item, credits)).pipe(
     Effect.asVoid,
-    Effect.catchTag("InsufficientCredits", (e) => new WorkFailed({ message: whenShort(e.required, e.balance) })),
+    Effect.catchTag("InsufficientCredits", (e) =>
+      new WorkFailed({ message: `insufficient credits: needs ${e.required}, has ${e.balance}. ${advice}` })),
     Effect.withSpan("chargeWork", { attributes: { videoId: video.id, item, credits } })
   )

@@ -25,8 +25,7 @@ export const narrate = (video: VideoRecord, project: GeneratedProject, dir: stri
     )
     const wav = `${dir}/narration.wav`
     const spoken = yield* engine.speak({ text: project.script, voiceId: voice.id, outputWav: wav, workspaceId: video.workspaceId })
-    yield* chargeWork(video, "speech", speechCredits(spoken.durationSeconds), (required, balance) =>
-      `Speaking the script needs ${required} credits; the workspace has ${balance}. Top up credits and create the video again.`)
+    yield* chargeWork(video, "speech", speechCredits(spoken.durationSeconds), "The narration was not charged; top up credits and create the video again.")
     yield* (yield* MediaEngine).encodeMp3(wav, `${dir}/narration.mp3`)
     const file = yield* storeFile(yield* workspaceOf(video), { path: `${dir}/narration.mp3`, name: "narration.mp3", contentType: "audio/mpeg" })
     const videos = yield* VideoStore

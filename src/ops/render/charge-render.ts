@@ -54,8 +54,12 @@ const paysInCash = (video: VideoRecord) =>
 export const chargeRender = (video: VideoRecord, frameRate: FrameRate) =>
   Effect.gen(function*() {
     if (!(yield* paysInCash(video))) {
-      return yield* chargeWork(video, "render", renderCredits(video.durationSeconds ?? 0, frameRate), (required, balance) =>
-        `Rendering needs ${required} credits; the workspace has ${balance}. Top up credits, then call the render operation again.`)
+      return yield* chargeWork(
+        video,
+        "render",
+        renderCredits(video.durationSeconds ?? 0, frameRate),
+        "The render was not charged; top up credits, then call the render operation again."
+      )
     }
     yield* whileWorking(video, postCashCharge(video)).pipe(
       Effect.catchTag("InsufficientCash", (e) =>
