@@ -1,13 +1,11 @@
-// Ledger on PostgreSQL: table ledger. A post reads the balance and appends in one transaction that holds
-// an advisory lock per workspace, so concurrent charges on any number of machines cannot spend the same
-// credits, and each entry's balance_after follows the one before it. (The workspace row is not locked
-// instead: entries do not require one to exist.)
+// Ledger on PostgreSQL: table ledger, a balance chain (pg-balance-chain.ts) whose posts are serialized per
+// workspace by an advisory lock, so concurrent charges on any number of machines cannot spend the same credits.
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import type { CreditOperation } from "../../domain/credit-operation.ts"
 import { InsufficientCredits } from "../../domain/errors.ts"
 import { Ledger, type LedgerEntry, type NewLedgerEntry } from "../../domain/ports/ledger.ts"
-import { decodeLedgerCursor, encodeLedgerCursor } from "../ledger-cursor.ts"
+import { pgBalanceChain } from "./pg-balance-chain.ts"
 import { fromBigint, isoText } from "./pg-values.ts"
 
 interface EntryRow {
@@ -37,41 +35,32 @@ const toEntry = (row: EntryRow): LedgerEntry => ({
   at: isoText(row.at)
 })
 
+const toRow = (entry: LedgerEntry) => ({
+  id: entry.id,
+  workspace_id: entry.workspaceId,
+  key: entry.key,
+  amount: entry.amount,
+  balance_after: entry.balanceAfter,
+  reason: entry.reason,
+  operation: entry.operation,
+  work_key: entry.workKey,
+  video_id: entry.videoId,
+  at: entry.at
+})
+
 export const PgLedgerLive = Layer.effect(
   Ledger,
   Effect.map(SqlClient.SqlClient, (sql) => {
-    // The newest entry holds the balance.
-    const balance = (workspaceId: string) =>
-      sql<{ readonly balance_after: string }>`SELECT balance_after FROM ledger WHERE workspace_id = ${workspaceId}
-        ORDER BY seq DESC LIMIT 1`.pipe(Effect.map((rows) => rows[0] === undefined ? 0 : fromBigint(rows[0].balance_after)))
-
-    const byKey = (key: string) =>
-      sql<EntryRow>`SELECT * FROM ledger WHERE key = ${key}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toEntry))
-      )
-
-    const post = (entry: NewLedgerEntry) =>
-      Effect.gen(function*() {
-        yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(${`ledger:${entry.workspaceId}`}, 0))`
-        const first = yield* byKey(entry.key)
-        if (Option.isSome(first)) return first.value
-        const current = yield* balance(entry.workspaceId)
-        if (entry.amount < 0 && current + entry.amount < 0) {
-          return yield* new InsufficientCredits({ required: -entry.amount, balance: current })
-        }
-        const posted: LedgerEntry = { ...entry, balanceAfter: current + entry.amount }
-        // The key may have been taken meanwhile by a post for another workspace (it holds another lock).
-        const inserted = yield* sql`INSERT INTO ledger
-            (id, workspace_id, key, amount, balance_after, reason, operation, work_key, video_id, at)
-          VALUES (${posted.id}, ${posted.workspaceId}, ${posted.key}, ${posted.amount}, ${posted.balanceAfter},
-            ${posted.reason}, ${posted.operation}, ${posted.workKey}, ${posted.videoId}, ${posted.at})
-          ON CONFLICT (key) DO NOTHING RETURNING id`
-        return inserted.length > 0 ? posted : Option.getOrThrow(yield* byKey(entry.key))
-      }).pipe(sql.withTransaction)
-
+    const chain = pgBalanceChain<EntryRow, NewLedgerEntry, InsufficientCredits>(sql, {
+      table: "ledger",
+      lockPrefix: "ledger",
+      toEntry,
+      toRow,
+      refuse: (shortfall) => new InsufficientCredits(shortfall)
+    })
     return Ledger.of({
-      balance: (workspaceId) => balance(workspaceId).pipe(Effect.orDie, Effect.withSpan("PgLedger.balance")),
-      post: (entry) => post(entry).pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("PgLedger.post")),
+      balance: (workspaceId) => chain.balance(workspaceId).pipe(Effect.withSpan("PgLedger.balance")),
+      post: (entry) => chain.post(entry).pipe(Effect.withSpan("PgLedger.post")),
       entriesForWork: (workKey) =>
         sql<EntryRow>`SELECT * FROM ledger WHERE work_key = ${workKey} ORDER BY seq`.pipe(
           Effect.map((rows) => rows.map(toEntry)),
@@ -84,28 +73,10 @@ export const PgLedgerLive = Layer.effect(
           Effect.orDie,
           Effect.withSpan("PgLedger.list")
         ),
-      page: ({ cursor, limit, videoId, workspaceId }) => {
-        // A cursor this adapter did not make points past the end: an empty page rather than a restart.
-        const before = cursor === undefined ? Option.some(undefined) : decodeLedgerCursor(cursor)
-        if (Option.isNone(before)) return Effect.succeed({ items: [], nextCursor: null }).pipe(Effect.withSpan("PgLedger.page"))
-        const conditions = [
-          sql`workspace_id = ${workspaceId}`,
-          ...(videoId === undefined ? [] : [sql`video_id = ${videoId}`]),
-          ...(before.value === undefined ? [] : [sql`seq < ${before.value}`])
-        ]
-        // One row past the page says whether another page follows.
-        return sql<EntryRow>`SELECT * FROM ledger WHERE ${sql.and(conditions)} ORDER BY seq DESC LIMIT ${limit + 1}`.pipe(
-          Effect.map((rows) => {
-            const last = rows[limit - 1]
-            return {
-              items: rows.slice(0, limit).map(toEntry),
-              nextCursor: rows.length > limit && last !== undefined ? encodeLedgerCursor(fromBigint(last.seq)) : null
-            }
-          }),
-          Effect.orDie,
+      page: ({ cursor, limit, videoId, workspaceId }) =>
+        chain.page({ workspaceId, where: videoId === undefined ? [] : [sql`video_id = ${videoId}`], limit, cursor }).pipe(
           Effect.withSpan("PgLedger.page")
         )
-      }
     })
   })
 )

@@ -1,11 +1,8 @@
 // The CLI as a user runs it: a separate process talking to the running service.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { execFile } from "node:child_process"
-import { promisify } from "node:util"
 import { ADMIN_TOKEN, startApp, type TestApp } from "../support/app.ts"
+import { runCli } from "../support/cli.ts"
 import { call } from "../support/http-client.ts"
-
-const run = promisify(execFile)
 
 let app: TestApp
 
@@ -17,17 +14,7 @@ afterAll(async () => {
   await app?.close()
 })
 
-const cli = async (args: Array<string>, env: Record<string, string> = {}) => {
-  try {
-    const { stdout, stderr } = await run("node", ["--import", "tsx", "src/cli.ts", ...args], {
-      env: { ...process.env, REELWRIGHT_URL: app.baseUrl, ...env }
-    })
-    return { code: 0, stdout, stderr }
-  } catch (e) {
-    const failure = e as { code: number; stdout: string; stderr: string }
-    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr }
-  }
-}
+const cli = (args: Array<string>, env: Record<string, string> = {}) => runCli(app.baseUrl, args, env)
 
 describe("reelwright CLI", () => {
   it("creates a workspace, issues and revokes tokens, and sets the webhook signing secret", async () => {

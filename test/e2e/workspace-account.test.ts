@@ -2,9 +2,7 @@
 // charge, cash top-ups and credit grants through /admin (never a workspace token), cursor pagination of
 // both logs, and 50 parallel render requests on a balance that covers 20.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { execFile } from "node:child_process"
 import { randomUUID } from "node:crypto"
-import { promisify } from "node:util"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Ledger } from "../../domain/ports/ledger.ts"
@@ -13,9 +11,8 @@ import { renderCredits } from "../../domain/pricing.ts"
 import { newCaptionVideo } from "../../domain/video.ts"
 import { connectMcp, textOf } from "../mcp/mcp-client.ts"
 import { ADMIN_TOKEN, startApp, type TestApp } from "../support/app.ts"
+import { cliJson } from "../support/cli.ts"
 import { type Answer, call } from "../support/http-client.ts"
-
-const run = promisify(execFile)
 
 let app: TestApp
 
@@ -227,12 +224,7 @@ describe("50 parallel render requests on a balance that covers 20", () => {
 describe("CLI", () => {
   it("tops up cash with cash:top-up and grants credits with credits:grant, with the admin token", async () => {
     const { workspaceId, token } = await app.createWorkspace({ credits: 0 })
-    const cli = async (args: Array<string>) => {
-      const { stdout } = await run("node", ["--import", "tsx", "src/cli.ts", ...args], {
-        env: { ...process.env, REELWRIGHT_URL: app.baseUrl, ADMIN_TOKEN }
-      })
-      return JSON.parse(stdout)
-    }
+    const cli = (args: Array<string>) => cliJson(app.baseUrl, args, { ADMIN_TOKEN })
     expect(await cli(["cash:top-up", "--workspaceId", workspaceId, "--cents", "1250", "--note", "wire"])).toMatchObject({
       kind: "top_up",
       amount: 12_500_000,

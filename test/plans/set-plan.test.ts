@@ -1,14 +1,11 @@
 // Changing a workspace's plan through /admin and the CLI's plan:set: only with the admin token, the
 // workspace then reads its new plan, and the plan's rights apply to the next request (a free
 // workspace's render is refused with 403 until it moves to a paid plan).
-import { execFile } from "node:child_process"
-import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PLAN_RULES } from "../../domain/plans.ts"
 import { ADMIN_TOKEN, startApp, type TestApp } from "../support/app.ts"
+import { cliJson } from "../support/cli.ts"
 import { call } from "../support/http-client.ts"
-
-const run = promisify(execFile)
 
 let app: TestApp
 
@@ -54,10 +51,8 @@ describe("POST /admin/workspaces/:workspaceId/plan", () => {
 describe("CLI plan:set", () => {
   it("changes the plan with the admin token", async () => {
     const { workspaceId, token } = await app.createWorkspace({ plan: "creator" })
-    const { stdout } = await run("node", ["--import", "tsx", "src/cli.ts", "plan:set", "--workspaceId", workspaceId, "--plan", "pro"], {
-      env: { ...process.env, REELWRIGHT_URL: app.baseUrl, ADMIN_TOKEN }
-    })
-    expect(JSON.parse(stdout)).toMatchObject({ workspaceId, plan: "pro", maxConcurrentJobs: PLAN_RULES.pro.maxConcurrentJobs })
+    const moved = await cliJson(app.baseUrl, ["plan:set", "--workspaceId", workspaceId, "--plan", "pro"], { ADMIN_TOKEN })
+    expect(moved).toMatchObject({ workspaceId, plan: "pro", maxConcurrentJobs: PLAN_RULES.pro.maxConcurrentJobs })
     expect((await call(app.baseUrl, "/v1/workspace", { token })).body.plan).toBe("pro")
   })
 })
