@@ -10,7 +10,7 @@ FROM node:20-bookworm-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       ca-certificates ffmpeg pocketsphinx pocketsphinx-en-us festival festvox-us-slt-hts \
-      fonts-dejavu-core fonts-noto-color-emoji libgomp1 \
+      fonts-dejavu-core fonts-noto-color-emoji fonts-droid-fallback libgomp1 \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

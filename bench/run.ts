@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark in sequence, then one table of all their figures.
 import { captionRender } from "./caption-render.ts"
+import { fakeTextScreenshot } from "./fake-text-screenshot.ts"
 import { report } from "./figures.ts"
 import { generatedVideo } from "./generated-video.ts"
 import { getVideoLoad } from "./get-video-load.ts"
@@ -14,6 +15,7 @@ const figures = [
   ...(await uploadMemory()),
   ...(await getVideoLoad()),
   ...(await mcpCallLoad()),
+  ...(await fakeTextScreenshot()),
   ...(await queueThroughput()),
   ...(await webhookThroughput())
 ]

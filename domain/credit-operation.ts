@@ -8,12 +8,13 @@ export const CreditOperation = Schema.Literal(
   "captions",
   "speech",
   "render",
+  "screenshot",
   "refund"
 )
   .annotations({
     description:
       "What caused the movement: `opening balance` (set when the workspace was made), `top-up` (credits granted by the operator), " +
       "`monthly grant` (the plan's credits for a calendar month), " +
-      "`captions`, `speech` or `render` (work charged), `refund` (failed work paid back)."
+      "`captions`, `speech`, `render` or `screenshot` (work charged), `refund` (failed work paid back)."
   })
 export type CreditOperation = typeof CreditOperation.Type

@@ -5,6 +5,7 @@ import { Schema } from "effect"
 import {
   BYOK_RENDER_CENTS_PER_MINUTE,
   CAPTION_CREDITS_PER_MINUTE,
+  FAKE_TEXT_SCREENSHOT_CREDITS,
   RENDER_CREDITS_PER_MINUTE,
   SPEECH_CREDITS_PER_MINUTE
 } from "./pricing.ts"
@@ -105,6 +106,14 @@ export const PRICE_LIST: Readonly<Record<string, ReadonlyArray<PriceRow>>> = {
   listArtStyles: READ,
   uploadFile: FREE_WRITE,
   listFiles: READ,
+  createFakeTextScreenshot: [{
+    item: "screenshot",
+    amount: FAKE_TEXT_SCREENSHOT_CREDITS,
+    currency: "credits",
+    per: "request",
+    counted: "per request",
+    rule: `${FAKE_TEXT_SCREENSHOT_CREDITS} credits per screenshot, charged when the png is stored; nothing is charged if it fails`
+  }],
   textToSpeech: [speech("audio", "when the audio is made", "nothing is charged if it fails")],
   listCaptionTemplates: READ,
   createCaptionTemplate: FREE_WRITE,

@@ -16,6 +16,9 @@ export const CAPTION_CREDITS_PER_MINUTE = 2
 /** Speech (text to speech, and the narration of generated videos) per minute of audio, counted per started second. */
 export const SPEECH_CREDITS_PER_MINUTE = 3
 
+/** A fake-text screenshot: one png, one price. */
+export const FAKE_TEXT_SCREENSHOT_CREDITS = 10
+
 const startedSeconds = (seconds: number): number => Math.max(1, Math.ceil(seconds - 1e-9))
 
 const perMinute = (seconds: number, ratePerMinute: number): number =>

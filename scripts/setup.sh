@@ -50,6 +50,7 @@ packages=(
   "festvox-us-slt-hts  path:/usr/share/festival/voices/us/cmu_us_slt_arctic_hts"
   "fonts-dejavu-core   path:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
   "fonts-noto-color-emoji  path:/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
+  "fonts-droid-fallback    path:/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"
   "openssl           cmd:openssl"
 )
 if [ "$with_postgres" = 1 ]; then

@@ -2,6 +2,7 @@
 import { Config, Data, Effect, Layer, Option, Redacted } from "effect"
 import { AdminToken } from "../adapters/http/authentication.ts"
 import { type RateLimitSettings, TokenRateLimits } from "../adapters/http/token-rate-limits.ts"
+import { CanvasChatPainterLive } from "../adapters/chat/canvas-chat-painter.ts"
 import { CanvasFootageMakerLive } from "../adapters/gameplay/canvas-footage-maker.ts"
 import { IllustratorFromConfig } from "../adapters/imagery/illustrator-config.ts"
 import { FfmpegEngineLive } from "../adapters/media/ffmpeg-engine.ts"
@@ -39,6 +40,7 @@ const toolsLayer = (settings: AppSettings) =>
     FfmpegTimelineRendererLive,
     IllustratorFromConfig,
     CanvasFootageMakerLive,
+    CanvasChatPainterLive,
     TranscriberFromConfig,
     SpeechEnginesLive,
     SourceFetcherLive.pipe(Layer.provide(OutboundClientLive)),

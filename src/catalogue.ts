@@ -8,6 +8,7 @@ import { updateCaptionTemplate } from "./ops/caption-templates/update-caption-te
 import { createAiVideo, createAiVideoV3 } from "./ops/ai-video/create-ai-video.ts"
 import { listArtStyles } from "./ops/art-styles/list-art-styles.ts"
 import { createCaptionVideo } from "./ops/caption-video/create-caption-video.ts"
+import { createFakeTextScreenshot } from "./ops/fake-text/create-fake-text-screenshot.ts"
 import { listFiles } from "./ops/files/list-files.ts"
 import { setPlan } from "./ops/plans/set-plan.ts"
 import { getPricing } from "./ops/pricing/get-pricing.ts"
@@ -57,6 +58,7 @@ export const catalogue = [
   uploadFile,
   listFiles,
   textToSpeech,
+  createFakeTextScreenshot,
   listCaptionTemplates,
   createCaptionTemplate,
   updateCaptionTemplate,

@@ -2,7 +2,13 @@
 // and way of counting give the same number as the function that charges that item.
 import { describe, expect, it } from "vitest"
 import { PRICE_LIST, type PriceRow } from "../../domain/price-list.ts"
-import { byokRenderCents, captionCredits, renderCredits, speechCredits } from "../../domain/pricing.ts"
+import {
+  byokRenderCents,
+  captionCredits,
+  FAKE_TEXT_SCREENSHOT_CREDITS,
+  renderCredits,
+  speechCredits
+} from "../../domain/pricing.ts"
 
 /** The function that charges each item of the list; a new charged item must be named here. */
 const CHARGE_OF: Readonly<Record<string, (seconds: number) => number>> = {
@@ -10,7 +16,8 @@ const CHARGE_OF: Readonly<Record<string, (seconds: number) => number>> = {
   "speech": speechCredits,
   "render at 30 fps": (s) => renderCredits(s, 30),
   "render at 60 fps": (s) => renderCredits(s, 60),
-  "render (BYOK)": byokRenderCents
+  "render (BYOK)": byokRenderCents,
+  "screenshot": () => FAKE_TEXT_SCREENSHOT_CREDITS
 }
 
 const SAMPLE_SECONDS = [0, 0.2, 1, 6, 7, 29.5, 59, 60, 60.5, 61, 90, 119, 120, 121, 3599, 3601, 7200]
@@ -43,9 +50,11 @@ describe("the price list", () => {
     }
   })
 
-  it("charges lengths, not requests, and free rows charge nothing", () => {
-    for (const row of charged) expect(row.per).not.toBe("request")
-    for (const row of rows.filter((r) => r.per === "request")) expect(row).toMatchObject({ amount: 0, counted: "per request" })
+  it("charges lengths, not requests (but for the screenshot's fixed price), and free rows charge nothing", () => {
+    for (const row of charged) expect(row.per === "request", row.item).toBe(row.item === "screenshot")
+    for (const row of rows.filter((r) => r.per === "request" && r.item !== "screenshot")) {
+      expect(row).toMatchObject({ amount: 0, counted: "per request" })
+    }
   })
 
   it("quotes the numbers of its rows in their words", () => {

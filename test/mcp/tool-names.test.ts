@@ -35,8 +35,7 @@ const STILL_TO_COME: ReadonlyArray<string> = [
   "create_quiz_video",
   "create_fake_text_video",
   "create_caption_removal",
-  "get_caption_removal",
-  "create_fake_text_screenshot"
+  "get_caption_removal"
 ]
 
 /** Tools beyond the spec's 19, each documented in the README. */

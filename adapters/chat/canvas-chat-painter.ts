@@ -1,0 +1,35 @@
+// The ChatPainter on @napi-rs/canvas (Skia): decodes the conversation's pictures, lays the chat out
+// and draws the requested frame as an opaque PNG.
+import { createCanvas, type Image, loadImage } from "@napi-rs/canvas"
+import { Effect, Layer } from "effect"
+import { WorkFailed } from "../../domain/errors.ts"
+import { type ChatPaintRequest, ChatPainter, type ChatPicture } from "../../domain/ports/chat-painter.ts"
+import { encodeOpaquePng } from "../imagery/png-encoder.ts"
+import { ChatScreen } from "./chat-screen.ts"
+
+/** The tallest `fit` picture: past it a conversation is cut at the top, as a long scroll would be. */
+const MAX_FIT_HEIGHT = 16_000
+
+const decodeImages = (images: ReadonlyMap<string, Uint8Array>) =>
+  Effect.forEach([...images], ([key, bytes]) =>
+    Effect.tryPromise({
+      try: () => loadImage(Buffer.from(bytes)),
+      catch: () => new WorkFailed({ message: `The picture ${key} could not be decoded; upload a PNG, JPEG or WebP.` })
+    }).pipe(Effect.map((image) => [key, image] as const)), { concurrency: 4 }).pipe(
+    Effect.map((pairs) => new Map<string, Image>(pairs))
+  )
+
+/** Draws one frame of the chat: also what fake-text videos call for each of their frames. */
+export const paintChat = (request: ChatPaintRequest): Effect.Effect<ChatPicture, WorkFailed> =>
+  Effect.gen(function*() {
+    const images = yield* decodeImages(request.images)
+    const measure = createCanvas(1, 1).getContext("2d")
+    const screen = new ChatScreen(measure, request.conversation, request.theme, images, request.width)
+    const height = request.height === "fit" ? Math.min(MAX_FIT_HEIGHT, screen.fitHeight(request.state)) : request.height
+    const canvas = createCanvas(request.width, height)
+    screen.draw(canvas.getContext("2d"), height, request.state)
+    const png = yield* Effect.promise(() => encodeOpaquePng(canvas.data(), request.width, height))
+    return { png, width: request.width, height }
+  }).pipe(Effect.withSpan("CanvasChatPainter.paint"))
+
+export const CanvasChatPainterLive = Layer.succeed(ChatPainter, ChatPainter.of({ paint: paintChat }))
