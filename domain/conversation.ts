@@ -18,8 +18,10 @@ export const ParticipantId = Schema.String.pipe(
 
 export const Participant = Schema.Struct({
   id: ParticipantId,
+  // Built-in refinements, so the rule shows in the JSON Schema (a custom filter would drop it, and its description).
   name: Schema.String.pipe(
-    Schema.filter((s) => s.trim().length > 0 && s.length <= 60, { message: () => "name must be 1 to 60 characters" })
+    Schema.pattern(/\S/, { message: () => "name must not be blank" }),
+    Schema.maxLength(60, { message: () => "name must be at most 60 characters" })
   ).annotations({ description: "Shown in the header and above group messages." }),
   avatarKey: Schema.optional(Schema.String.annotations({
     description: "Key of an uploaded picture (POST /v1/files) for the avatar; without one, the name's initials on a disc."
