@@ -11,16 +11,15 @@ import { BlobStore } from "../../../domain/ports/blob-store.ts"
 import { ChatPainter } from "../../../domain/ports/chat-painter.ts"
 import { FileStore } from "../../../domain/ports/file-store.ts"
 import { Ledger } from "../../../domain/ports/ledger.ts"
-import { Transactor } from "../../../domain/ports/transactor.ts"
 import { UploadStore } from "../../../domain/ports/upload-store.ts"
 import { FAKE_TEXT_SCREENSHOT_CREDITS } from "../../../domain/pricing.ts"
 import { WebhookUrl } from "../../../domain/rules.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { fileUrl } from "../../kernel/links.ts"
 import { operation } from "../../kernel/operation.ts"
-import { newId } from "../../kernel/secrets.ts"
 import { ServiceConfig } from "../../kernel/service-config.ts"
 import { withScratchDir } from "../media/scratch.ts"
+import { recordPaidFile } from "../credits/record-paid-file.ts"
 import { putFile } from "../media/store-file.ts"
 import { writeFile } from "node:fs/promises"
 
@@ -114,20 +113,7 @@ export const createFakeTextScreenshot = operation({
           const path = `${dir}/chat.png`
           yield* Effect.promise(() => writeFile(path, picture.png))
           const file = yield* putFile(workspace, { path, name: "fake-text.png", contentType: "image/png" })
-          yield* (yield* Transactor).atomically(Effect.gen(function*() {
-            yield* (yield* Ledger).post({
-              id: newId(),
-              workspaceId: workspace.id,
-              key: `screenshot:${file.id}`,
-              amount: -FAKE_TEXT_SCREENSHOT_CREDITS,
-              reason: "fake-text screenshot",
-              operation: "screenshot",
-              workKey: null,
-              videoId: null,
-              at: file.createdAt
-            })
-            yield* (yield* FileStore).insert(file)
-          })).pipe(Effect.tapError(() => Effect.flatMap(BlobStore, (blobs) => blobs.remove(file.blobKey))))
+          yield* recordPaidFile(file, { credits: FAKE_TEXT_SCREENSHOT_CREDITS, operation: "screenshot", reason: "fake-text screenshot" })
           return {
             id: file.id,
             url: fileUrl(baseUrl, file),

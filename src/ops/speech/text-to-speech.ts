@@ -4,11 +4,8 @@
 import { Effect, Schema } from "effect"
 import { TimedWord } from "../../../domain/captions.ts"
 import { InsufficientCredits } from "../../../domain/errors.ts"
-import { BlobStore } from "../../../domain/ports/blob-store.ts"
-import { FileStore } from "../../../domain/ports/file-store.ts"
 import { Ledger } from "../../../domain/ports/ledger.ts"
 import { MediaEngine } from "../../../domain/ports/media-engine.ts"
-import { Transactor } from "../../../domain/ports/transactor.ts"
 import { estimatedSpeechSeconds, speechCredits } from "../../../domain/pricing.ts"
 import { Script, WebhookUrl } from "../../../domain/rules.ts"
 import { scriptWords } from "../../../domain/spoken-words.ts"
@@ -16,8 +13,8 @@ import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { fileUrl } from "../../kernel/links.ts"
 import { operation } from "../../kernel/operation.ts"
 import { ServiceConfig } from "../../kernel/service-config.ts"
-import { newId } from "../../kernel/secrets.ts"
 import { withScratchDir } from "../media/scratch.ts"
+import { recordPaidFile } from "../credits/record-paid-file.ts"
 import { putFile } from "../media/store-file.ts"
 import { chooseVoice } from "./voices.ts"
 
@@ -73,20 +70,7 @@ export const textToSpeech = operation({
           yield* Effect.orDie((yield* MediaEngine).encodeMp3(`${dir}/speech.wav`, `${dir}/speech.mp3`))
           const file = yield* putFile(workspace, { path: `${dir}/speech.mp3`, name: "speech.mp3", contentType: "audio/mpeg" })
           const credits = speechCredits(spoken.durationSeconds)
-          yield* (yield* Transactor).atomically(Effect.gen(function*() {
-            yield* (yield* Ledger).post({
-              id: newId(),
-              workspaceId: workspace.id,
-              key: `speech:${file.id}`,
-              amount: -credits,
-              reason: "speech",
-              operation: "speech",
-              workKey: null,
-              videoId: null,
-              at: file.createdAt
-            })
-            yield* (yield* FileStore).insert(file)
-          })).pipe(Effect.tapError(() => Effect.flatMap(BlobStore, (blobs) => blobs.remove(file.blobKey))))
+          yield* recordPaidFile(file, { credits, operation: "speech", reason: "speech" })
           return {
             id: file.id,
             url: fileUrl(baseUrl, file),
