@@ -6,6 +6,7 @@ import { Effect } from "effect"
 import { performance } from "node:perf_hooks"
 import { paintChat } from "../adapters/chat/canvas-chat-painter.ts"
 import { chatTheme } from "../domain/chat-themes.ts"
+import { SAMPLE_CONVERSATION } from "../scripts/sample-conversation.ts"
 import { type Figure, isEntryPoint, report } from "./figures.ts"
 import { startService } from "./service-process.ts"
 
@@ -14,20 +15,6 @@ const REQUESTS = 100
 const WARMUP = 10
 const TARGET_P99_MS = 300
 
-const CONVERSATION = {
-  participants: [{ id: "sam", name: "Sam", me: true }, { id: "maya", name: "Maya Lopez" }],
-  messages: [
-    { from: "maya", text: "are you still coming tonight? 🎉" },
-    { from: "sam", text: "Yes!! leaving in 10 minutes 🚗💨" },
-    { from: "maya", text: "ok wait" },
-    { from: "maya", text: "did you tell Jordan about the surprise or is it still a secret?? he keeps asking me what we are doing" },
-    { from: "sam", text: "Still a secret 🤫 I told him we're going bowling" },
-    { from: "maya", text: "😂😂😂 he hates bowling" },
-    { from: "sam", text: "exactly, that's the plan 👍🏽" },
-    { from: "maya", text: "My grandma says: שלום! and also 你好，明天见 ❤️" },
-    { from: "sam", text: "tell her مرحبا from me" }
-  ]
-}
 
 const percentile = (sorted: ReadonlyArray<number>, p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
@@ -56,12 +43,12 @@ const figuresOf = (name: string, sorted: ReadonlyArray<number>, target: boolean)
 export const fakeTextScreenshot = async (): Promise<ReadonlyArray<Figure>> => {
   const paintOnce = async () => {
     await Effect.runPromise(paintChat({
-      conversation: CONVERSATION,
+      conversation: SAMPLE_CONVERSATION,
       theme: chatTheme("imessage-light"),
       images: new Map(),
       width: 1080,
       height: 1920,
-      state: { visible: CONVERSATION.messages.length, scroll: null, typing: null }
+      state: { visible: SAMPLE_CONVERSATION.messages.length, scroll: null, typing: null }
     }))
   }
   await timed(WARMUP, paintOnce)
@@ -73,7 +60,7 @@ export const fakeTextScreenshot = async (): Promise<ReadonlyArray<Figure>> => {
       const response = await fetch(`${service.baseUrl}/v1/fake-text-screenshots`, {
         method: "POST",
         headers: { authorization: `Bearer ${service.token}`, "content-type": "application/json" },
-        body: JSON.stringify(CONVERSATION)
+        body: JSON.stringify(SAMPLE_CONVERSATION)
       })
       const text = await response.text()
       if (response.status !== 200) throw new Error(`POST /v1/fake-text-screenshots answered ${response.status}: ${text.slice(0, 300)}`)
