@@ -1,6 +1,7 @@
-// A 60 s AI video and a 60 s gameplay video, 1080x1920 at 30 fps, through the real service (POST with
-// `render` until GET /v1/videos/:id says completed), each against a plain ffmpeg encode of one still
-// image of the same length with the same encoder settings. Target: each ready in <= 45 s on 2 cores.
+// A 60 s AI video, gameplay video, fake-text video and quiz video, 1080x1920 at 30 fps, through the
+// real service (POST with `render` until GET /v1/videos/:id says completed), each against a plain ffmpeg
+// encode of one still image of the same length with the same encoder settings. Target: each ready in
+// <= 45 s on 2 cores.
 import { execFile } from "node:child_process"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -26,10 +27,10 @@ interface VideoObject {
   readonly error?: string
 }
 
-const createAndWait = async (service: ServiceProcess, path: string): Promise<{ seconds: number; video: VideoObject }> => {
+const createAndWait = async (service: ServiceProcess, path: string, request: object): Promise<{ seconds: number; video: VideoObject }> => {
   const headers = { authorization: `Bearer ${service.token}`, "content-type": "application/json" }
   const started = performance.now()
-  const created = await fetch(`${service.baseUrl}${path}`, { method: "POST", headers, body: JSON.stringify({ script: SCRIPT, render: {} }) })
+  const created = await fetch(`${service.baseUrl}${path}`, { method: "POST", headers, body: JSON.stringify({ ...request, render: {} }) })
   const body = await created.text()
   if (!created.ok) throw new Error(`POST ${path} answered ${created.status}: ${body.slice(0, 500)}`)
   const { id } = JSON.parse(body) as VideoObject
@@ -66,21 +67,47 @@ const encodeStill = async (dir: string, seconds: number): Promise<number> => {
   return (performance.now() - started) / 1000
 }
 
+/** About a minute of chat: fourteen messages, each typed (when received), popped in and read aloud. */
+const CONVERSATION = {
+  participants: [{ id: "sam", name: "Sam", me: true }, { id: "maya", name: "Maya Lopez" }],
+  messages: [
+    "are you still coming tonight? 🎉", "Yes!! leaving in 10 minutes 🚗", "ok wait", "did you tell Jordan about the surprise or is it still a secret?",
+    "Still a secret 🤫 I told him we're going bowling", "😂 he hates bowling", "exactly, that's the plan 👍", "what time does the cake arrive?",
+    "seven thirty, Nina is picking it up on her way", "perfect. should I bring the candles?", "yes please, and the little sparklers",
+    "got them. see you in twenty", "hurry, he is early!!", "running! 🏃"
+  ].map((text, i) => ({ from: i % 2 === 0 ? "maya" : "sam", text }))
+}
+
+/** About a minute of quiz: four questions with five-second countdowns, two with explanations. */
+const QUIZ = {
+  title: "World capitals quiz",
+  questions: [
+    { question: "What is the capital of France?", answers: ["Paris", "Lyon", "Nice", "Marseille"], correct: 0 },
+    { question: "What is the capital of Australia?", answers: ["Sydney", "Canberra", "Melbourne"], correct: 1, explanation: "Canberra was built as a compromise between Sydney and Melbourne." },
+    { question: "What is the capital of Canada?", answers: ["Toronto", "Vancouver", "Ottawa", "Montreal"], correct: 2 },
+    { question: "What is the capital of Japan?", answers: ["Osaka", "Kyoto", "Tokyo"], correct: 2, explanation: "Tokyo has been the capital since 1868." }
+  ]
+}
+
 const KINDS = [
-  { name: "AI video", path: "/v1/ai-videos" },
-  { name: "gameplay video", path: "/v1/gameplay-videos" }
+  { name: "AI video", path: "/v1/ai-videos", request: { script: SCRIPT } },
+  { name: "gameplay video", path: "/v1/gameplay-videos", request: { script: SCRIPT } },
+  { name: "fake-text video", path: "/v1/fake-text-videos", request: CONVERSATION },
+  { name: "quiz video", path: "/v1/quiz-videos", request: QUIZ }
 ] as const
 
 export const generatedVideo = async (): Promise<ReadonlyArray<Figure>> => {
   const dir = await mkdtemp(join(tmpdir(), "reelwright-bench-generated-"))
   try {
     const figures: Array<Figure> = []
-    for (const kind of KINDS) {
+    // GENERATED_VIDEO_KINDS=fake-text,quiz runs only the kinds whose names contain one of the words.
+    const only = process.env.GENERATED_VIDEO_KINDS?.split(",").filter((w) => w !== "")
+    for (const kind of KINDS.filter((k) => only === undefined || only.some((w) => k.name.includes(w)))) {
       const service = await startService()
       let result: { seconds: number; video: VideoObject }
       let steps: ReadonlyArray<{ name: string; seconds: number }>
       try {
-        result = await createAndWait(service, kind.path)
+        result = await createAndWait(service, kind.path, kind.request)
         steps = stepTimings(service.log(), result.video.id)
       } finally {
         await service.stop()

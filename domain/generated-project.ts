@@ -1,10 +1,16 @@
-// What a generated video (AI or gameplay) is made of, kept so it can be rendered, or rendered again,
-// later: the narration, and its pictures (one drawn per scene, or gameplay footage). Files are referenced by id; the timeline the renderer
-// needs is built from this and the caption template at render time.
+// What a generated video (AI, gameplay, fake-text, quiz) is made of, kept so it can be rendered, or
+// rendered again, later: the narration (for a chat or a quiz, every voice and sound mixed into one
+// track), and its pictures (one drawn per scene, gameplay footage, a chat or quiz cards to animate).
+// Files are referenced by id; the timeline the renderer needs is built from this and the caption
+// template at render time.
 import { Schema } from "effect"
 import type { CaptionStyle } from "./captions.ts"
+import { ChatSchedule } from "./chat-schedule.ts"
+import { ChatThemeId } from "./chat-themes.ts"
+import { ChatMessage, Participant } from "./conversation.ts"
 import { GameKind } from "./gameplay.ts"
-import { Motion } from "./timeline.ts"
+import { QuizContent, QuizSchedule, QuizThemeId } from "./quiz.ts"
+import { HexColour, Motion } from "./timeline.ts"
 import type { VideoKind } from "./video.ts"
 
 export const AspectRatio = Schema.Literal("9:16", "16:9", "1:1").annotations({
@@ -43,6 +49,45 @@ export const GameplayVisuals = Schema.TaggedStruct("Gameplay", {
 })
 export type GameplayVisuals = typeof GameplayVisuals.Type
 
+/** What a chat or quiz is shown over: a colour, an upload (picture, gif or clip), or a built-in game played for the video's length. */
+export const Backdrop = Schema.Union(
+  Schema.TaggedStruct("Colour", { hex: HexColour }),
+  UploadedFootage,
+  GameFootage
+)
+export type Backdrop = typeof Backdrop.Type
+
+/** The fields chat and quiz videos share: what they are shown over, and whether they carry captions. */
+const AnimatedFields = {
+  /** Null: the chat or quiz theme's own background fills the frame. */
+  backdrop: Schema.NullOr(Backdrop),
+  /** The made footage, when the backdrop is a built-in game and it was made. */
+  footageFileId: Schema.NullOr(Schema.String),
+  captions: Schema.Boolean
+}
+
+/** A fake-text video: the conversation, played in a chat app's look; timed once its messages are spoken. */
+export const ChatVisuals = Schema.TaggedStruct("Chat", {
+  conversation: Schema.Struct({ participants: Schema.Array(Participant), messages: Schema.Array(ChatMessage) }),
+  theme: ChatThemeId,
+  /** Each participant's voice, by participant id, chosen at create. */
+  voices: Schema.Record({ key: Schema.String, value: Schema.String }),
+  /** Chat in the top half, the backdrop in the bottom half (split screen); else the chat floats over the backdrop. */
+  split: Schema.Boolean,
+  schedule: Schema.NullOr(ChatSchedule),
+  ...AnimatedFields
+})
+export type ChatVisuals = typeof ChatVisuals.Type
+
+/** A quiz video: its cards, timed once everything on them is spoken. */
+export const QuizVisuals = Schema.TaggedStruct("Quiz", {
+  quiz: QuizContent,
+  theme: QuizThemeId,
+  schedule: Schema.NullOr(QuizSchedule),
+  ...AnimatedFields
+})
+export type QuizVisuals = typeof QuizVisuals.Type
+
 export const GeneratedProject = Schema.Struct({
   script: Schema.String,
   voiceId: Schema.String,
@@ -50,7 +95,7 @@ export const GeneratedProject = Schema.Struct({
   /** Keeps a video's pictures the same when a crashed job makes them again. */
   seed: Schema.Int,
   narrationFileId: Schema.NullOr(Schema.String),
-  visuals: Schema.Union(IllustratedVisuals, GameplayVisuals)
+  visuals: Schema.Union(IllustratedVisuals, GameplayVisuals, ChatVisuals, QuizVisuals)
 })
 export type GeneratedProject = typeof GeneratedProject.Type
 
@@ -60,6 +105,28 @@ export const projectFileIds = (project: GeneratedProject): ReadonlyArray<string>
     ? project.visuals.scenes.map((scene) => scene.imageFileId)
     : [project.visuals.footageFileId]
   return [project.narrationFileId, ...visuals].filter((id): id is string => id !== null)
+}
+
+/** The workspace's uploads the project's pictures are made of (their keys are their files' ids). */
+export const projectUploadKeys = (project: GeneratedProject): ReadonlyArray<string> => {
+  const { visuals } = project
+  switch (visuals._tag) {
+    case "Illustrated":
+      return []
+    case "Gameplay":
+      return [...(visuals.footage._tag === "Upload" ? [visuals.footage.key] : []), ...(visuals.top === null ? [] : [visuals.top])]
+    case "Chat":
+    case "Quiz": {
+      const backdrop = visuals.backdrop?._tag === "Upload" ? [visuals.backdrop.key] : []
+      if (visuals._tag === "Quiz") return backdrop
+      const { participants, messages } = visuals.conversation
+      return [
+        ...backdrop,
+        ...participants.flatMap((p) => (p.avatarKey === undefined ? [] : [p.avatarKey])),
+        ...messages.flatMap((m) => (m.imageKey === undefined ? [] : [m.imageKey]))
+      ]
+    }
+  }
 }
 
 /** About one picture every six seconds of narration, between 1 and 12. */

@@ -94,6 +94,8 @@ export const PRICE_LIST: Readonly<Record<string, ReadonlyArray<PriceRow>>> = {
   createAiVideo: [NARRATION, ...RENDER_ON_REQUEST],
   createAiVideoV3: [NARRATION, ...RENDER_ON_REQUEST],
   createGameplayVideo: [NARRATION, ...RENDER_ON_REQUEST],
+  createFakeTextVideo: [speech("the messages' speech", "once every message is spoken", REFUND), ...RENDER_ON_REQUEST],
+  createQuizVideo: [speech("the quiz's speech", "once every card is spoken", REFUND), ...RENDER_ON_REQUEST],
   getVideo: READ,
   listVideos: READ,
   getVideoCaptions: READ,

@@ -34,16 +34,26 @@ export const VideoVisual = Schema.TaggedStruct("Video", {
 
 export const ColourVisual = Schema.TaggedStruct("Colour", { hex: HexColour }).annotations({ identifier: "ColourVisual" })
 
+export const AnimationVisual = Schema.TaggedStruct("Animation", {
+  path: Schema.String.annotations({ description: "An ffconcat list of pictures with their durations (an Animator's output)." })
+}).annotations({
+  identifier: "AnimationVisual",
+  description: "Pictures the service drew (a chat, quiz cards), played in time; drawn at the size they fill, so nothing is cropped."
+})
+
 /** The pictures a frame (or half of one) can show. */
-export const PlainVisual = Schema.Union(ImageVisual, VideoVisual, ColourVisual)
+export const PlainVisual = Schema.Union(ImageVisual, VideoVisual, ColourVisual, AnimationVisual)
 export type PlainVisual = typeof PlainVisual.Type
+
+/** The height of a split screen's top half: half the frame, in whole pairs of pixels (H.264 4:2:0). */
+export const splitTopHeight = (height: number): number => Math.round(height / 4) * 2
 
 /** Picture above gameplay: each half cover-cropped on its own. Halves are plain, so a split does not nest. */
 export const SplitVisual = Schema.TaggedStruct("Split", { top: PlainVisual, bottom: PlainVisual }).annotations({
   identifier: "SplitVisual"
 })
 
-export const Visual = Schema.Union(ImageVisual, VideoVisual, ColourVisual, SplitVisual)
+export const Visual = Schema.Union(ImageVisual, VideoVisual, ColourVisual, AnimationVisual, SplitVisual)
 export type Visual = typeof Visual.Type
 
 export const TextOverlay = Schema.TaggedStruct("Text", {
@@ -65,7 +75,15 @@ export const ImageOverlay = Schema.TaggedStruct("Image", {
 }).annotations({ identifier: "ImageOverlay", description: "A picture (transparency kept) over the whole scene." })
 export type ImageOverlay = typeof ImageOverlay.Type
 
-export const Overlay = Schema.Union(TextOverlay, ImageOverlay)
+/** Like ImageOverlay, but an animation: its transparent parts show the scene under it. */
+export const AnimationOverlay = Schema.TaggedStruct("Animation", {
+  path: Schema.String.annotations({ description: "An ffconcat list of pictures with their durations (an Animator's output)." }),
+  x: Schema.Number.pipe(Schema.between(0, 1)).annotations({ description: "Left edge / frame width." }),
+  y: Schema.Number.pipe(Schema.between(0, 1)).annotations({ description: "Top edge / frame height." })
+}).annotations({ identifier: "AnimationOverlay", description: "Drawn pictures (transparency kept) over the scene, at the size they were drawn." })
+export type AnimationOverlay = typeof AnimationOverlay.Type
+
+export const Overlay = Schema.Union(TextOverlay, ImageOverlay, AnimationOverlay)
 export type Overlay = typeof Overlay.Type
 
 export const Transition = Schema.Literal("cut", "fade").annotations({

@@ -26,13 +26,14 @@ export const STEPS = [
 ] as const
 export const Step = Schema.Literal(...STEPS).annotations({
   description:
-    "Pipeline step. Caption videos: queued, fetching_source, probing, extracting_audio, transcribing, building_captions, rendering, completed. AI videos: queued, speaking, writing_scenes, drawing, building_captions, rendering, completed. Gameplay videos: queued, speaking, making_footage (built-in footage only), building_captions, rendering, completed. A failed video keeps the step it failed in."
+    "Pipeline step. Caption videos: queued, fetching_source, probing, extracting_audio, transcribing, building_captions, rendering, completed. AI videos: queued, speaking, writing_scenes, drawing, building_captions, rendering, completed. Gameplay videos: queued, speaking, making_footage (built-in footage only), building_captions, rendering, completed. Fake-text and quiz videos: queued, speaking (every voice, then the sounds mixed in), making_footage (a built-in game backdrop only), building_captions, rendering (drawing the frames and encoding), completed. A failed video keeps the step it failed in."
 })
 export type Step = typeof Step.Type
 
-export const VideoKind = Schema.Literal("caption", "ai", "gameplay").annotations({
+export const VideoKind = Schema.Literal("caption", "ai", "gameplay", "fake-text", "quiz").annotations({
   description:
-    "What made the video: `caption` = a captioned spoken video; `ai` = a narrated, illustrated video made from a script; `gameplay` = a script narrated over gameplay footage."
+    "What made the video: `caption` = a captioned spoken video; `ai` = a narrated, illustrated video made from a script; `gameplay` = a script narrated over gameplay footage; " +
+    "`fake-text` = a chat conversation played as a video; `quiz` = a quiz of questions and answers."
 })
 export type VideoKind = typeof VideoKind.Type
 

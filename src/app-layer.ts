@@ -2,11 +2,13 @@
 import { Config, Data, Effect, Layer, Option, Redacted } from "effect"
 import { AdminToken } from "../adapters/http/authentication.ts"
 import { type RateLimitSettings, TokenRateLimits } from "../adapters/http/token-rate-limits.ts"
+import { CanvasAnimatorLive } from "../adapters/animation/canvas-animator.ts"
 import { CanvasChatPainterLive } from "../adapters/chat/canvas-chat-painter.ts"
 import { CanvasFootageMakerLive } from "../adapters/gameplay/canvas-footage-maker.ts"
 import { IllustratorFromConfig } from "../adapters/imagery/illustrator-config.ts"
 import { FfmpegEngineLive } from "../adapters/media/ffmpeg-engine.ts"
 import { FfmpegTimelineRendererLive } from "../adapters/media/ffmpeg-timeline-renderer.ts"
+import { SynthSoundEffectsLive } from "../adapters/media/synth-sound-effects.ts"
 import { TranscriberFromConfig } from "../adapters/media/transcriber-config.ts"
 import { MemoryStoresLive } from "../adapters/memory/memory-layer.ts"
 import { OutboundClientLive } from "../adapters/outbound/outbound-client.ts"
@@ -41,6 +43,8 @@ const toolsLayer = (settings: AppSettings) =>
     IllustratorFromConfig,
     CanvasFootageMakerLive,
     CanvasChatPainterLive,
+    CanvasAnimatorLive,
+    SynthSoundEffectsLive,
     TranscriberFromConfig,
     SpeechEnginesLive,
     SourceFetcherLive.pipe(Layer.provide(OutboundClientLive)),

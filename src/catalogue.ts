@@ -9,6 +9,8 @@ import { createAiVideo, createAiVideoV3 } from "./ops/ai-video/create-ai-video.t
 import { listArtStyles } from "./ops/art-styles/list-art-styles.ts"
 import { createCaptionVideo } from "./ops/caption-video/create-caption-video.ts"
 import { createFakeTextScreenshot } from "./ops/fake-text/create-fake-text-screenshot.ts"
+import { createFakeTextVideo } from "./ops/fake-text/create-fake-text-video.ts"
+import { createQuizVideo } from "./ops/quiz-video/create-quiz-video.ts"
 import { listFiles } from "./ops/files/list-files.ts"
 import { setPlan } from "./ops/plans/set-plan.ts"
 import { getPricing } from "./ops/pricing/get-pricing.ts"
@@ -45,6 +47,8 @@ export const catalogue = [
   createAiVideo,
   createAiVideoV3,
   createGameplayVideo,
+  createFakeTextVideo,
+  createQuizVideo,
   getVideo,
   listVideos,
   getVideoCaptions,

@@ -10,7 +10,8 @@ import { ChatScreen } from "./chat-screen.ts"
 /** The tallest `fit` picture: past it a conversation is cut at the top, as a long scroll would be. */
 const MAX_FIT_HEIGHT = 16_000
 
-const decodeImages = (images: ReadonlyMap<string, Uint8Array>) =>
+/** Decodes the conversation's pictures; one that is not a picture fails the work, naming its key. */
+export const decodeImages = (images: ReadonlyMap<string, Uint8Array>) =>
   Effect.forEach([...images], ([key, bytes]) =>
     Effect.tryPromise({
       try: () => loadImage(Buffer.from(bytes)),

@@ -1,6 +1,6 @@
 // A phone's chat screen for one conversation: the bubbles are laid out once, then any frame (how many
-// messages are in, how far the list is scrolled, who is typing) is drawn from that layout. The
-// screenshot is one such frame; fake-text videos draw many.
+// messages are in, how far the list is scrolled, who is typing, how far the newest message has come
+// in) is drawn from that layout. The screenshot is one settled frame; fake-text videos draw many.
 import type { Image, SKRSContext2D } from "@napi-rs/canvas"
 import type { ChatTheme } from "../../domain/chat-themes.ts"
 import { type Conversation, initialsOf, ownerOf, type Participant } from "../../domain/conversation.ts"
@@ -13,6 +13,27 @@ const CLOCK = "9:41"
 const IMAGE_MAX_SHARE = 0.62
 const IMAGE_MAX_HEIGHT = 760
 const TAIL = 18
+/** An entering message starts this far below its place, as a share of its height... */
+const ENTRANCE_RISE = 0.4
+/** ...and this small, growing from its bottom corner on its sender's side, as the apps do. */
+const ENTRANCE_SCALE = 0.85
+/** Each typing dot pulses for this share of the cycle, the next one starting this much later. */
+const DOT_PULSE = 0.5
+const DOT_STAGGER = 0.2
+
+const easeOutCubic = (t: number): number => 1 - (1 - t) ** 3
+
+/** Overshoots a little before settling: the pop of a message landing. */
+const easeOutBack = (t: number): number => {
+  const c = 1.70158
+  return 1 + (c + 1) * (t - 1) ** 3 + c * (t - 1) ** 2
+}
+
+/** How far typing dot `index` is lifted and darkened at `phase` of the cycle, 0 to 1. */
+const dotPulse = (phase: number, index: number): number => {
+  const local = (((phase - index * DOT_STAGGER) % 1) + 1) % 1
+  return local < DOT_PULSE ? Math.sin(Math.PI * local / DOT_PULSE) : 0
+}
 
 interface Rect {
   readonly x: number
@@ -37,8 +58,10 @@ type Piece =
 
 interface LaidOutMessage {
   readonly pieces: ReadonlyArray<Piece>
+  readonly from: string
   readonly mine: boolean
-  /** Where the message ends, in list coordinates. */
+  /** Where the message (with its sender's name) starts and ends, in list coordinates. */
+  readonly top: number
   readonly bottom: number
 }
 
@@ -84,6 +107,7 @@ export class ChatScreen {
       const first = i === 0 || messages[i - 1]!.from !== message.from
       const last = i === messages.length - 1 || messages[i + 1]!.from !== message.from
       if (i > 0) y += first ? theme.groupGap : theme.messageGap
+      const start = y
       const pieces: Array<Piece> = []
       const left = theme.sideMargin + avatarRoom
       if (this.group && !mine && first) {
@@ -125,7 +149,7 @@ export class ChatScreen {
         const r = this.threadAvatarRadius
         pieces.push({ kind: "avatar", participant: sender, x: theme.sideMargin + r, y: y - r, r })
       }
-      laid.push({ pieces, mine, bottom: Math.max(y, top) })
+      laid.push({ pieces, from: sender.id, mine, top: start, bottom: Math.max(y, top) })
     }
     return laid
   }
@@ -151,39 +175,83 @@ export class ChatScreen {
     return this.headerBottom + this.contentHeight(state) + this.theme.composer.height
   }
 
-  /** Draws a frame on a canvas `width` wide and `height` tall. */
-  draw(ctx: SKRSContext2D, height: number, state: ChatFrameState): void {
+  /**
+   * Draws a frame on a canvas `width` wide and `height` tall. `listFill` is the colour behind the
+   * messages; null leaves the list transparent (the chat over other pictures), header and composer drawn.
+   */
+  draw(ctx: SKRSContext2D, height: number, state: ChatFrameState, listFill: string | null = this.theme.background): void {
     const { theme, width } = this
     const listTop = this.headerBottom
     const listBottom = height - theme.composer.height
-    const overflow = Math.max(0, this.contentHeight(state) - (listBottom - listTop))
-    const scroll = Math.min(overflow, Math.max(0, state.scroll ?? overflow))
+    const listHeight = Math.max(0, listBottom - listTop)
+    const scroll = this.scrollOf(state, listHeight)
+    const entrance = Math.min(1, Math.max(0, state.entrance ?? 1))
 
-    ctx.fillStyle = theme.background
-    ctx.fillRect(0, 0, width, height)
+    if (listFill === null) {
+      ctx.clearRect(0, listTop, width, listHeight)
+    } else {
+      ctx.fillStyle = listFill
+      ctx.fillRect(0, 0, width, height)
+    }
     ctx.save()
     ctx.beginPath()
-    ctx.rect(0, listTop, width, listBottom - listTop)
+    ctx.rect(0, listTop, width, listHeight)
     ctx.clip()
     ctx.translate(0, listTop - scroll)
     const shown = this.messages.slice(0, state.visible)
-    for (const message of shown) for (const piece of message.pieces) this.drawPiece(ctx, piece)
+    for (const [i, message] of shown.entries()) {
+      if (i === shown.length - 1 && entrance < 1) this.drawEntering(ctx, message, entrance)
+      else for (const piece of message.pieces) this.drawPiece(ctx, piece)
+    }
     const lastShown = shown.at(-1)
     let y = lastShown?.bottom ?? 0
     if (lastShown?.mine === true && theme.receipt.style === "below") {
+      ctx.save()
+      ctx.globalAlpha = Math.min(1, entrance * 2)
       ctx.font = fontFor({ ...this.meta, weight: "bold" })
       ctx.fillStyle = theme.meta
       ctx.textAlign = "right"
       ctx.fillText(theme.receipt.text, width - theme.sideMargin - 10, y + this.meta.size * 1.3)
-      ctx.textAlign = "left"
+      ctx.restore()
       y += this.receiptHeight
     }
-    if (state.typing !== null) this.drawTyping(ctx, y + theme.groupGap, state.typing)
+    if (state.typing !== null) this.drawTyping(ctx, y + theme.groupGap, state.typing, state.typingPhase)
     ctx.restore()
 
     this.drawHeader(ctx)
     this.drawStatusBar(ctx)
     this.drawComposer(ctx, listBottom)
+  }
+
+  /**
+   * How far the list is scrolled. Kept at the newest message, as the app does; while a message
+   * enters, the list glides from where it was before (under the sender's typing bubble, for a
+   * received one) to where it is with the message in.
+   */
+  private scrollOf(state: ChatFrameState, listHeight: number): number {
+    const pinned = (s: ChatFrameState) => Math.max(0, this.contentHeight(s) - listHeight)
+    const to = pinned(state)
+    if (state.scroll !== null) return Math.min(to, Math.max(0, state.scroll))
+    const entrance = state.entrance ?? 1
+    const newest = this.messages[state.visible - 1]
+    if (entrance >= 1 || newest === undefined) return to
+    const from = pinned({ visible: state.visible - 1, scroll: null, typing: newest.mine ? null : newest.from })
+    return from + (to - from) * easeOutCubic(Math.max(0, entrance))
+  }
+
+  /** The newest message coming in: rising into place and growing from its sender's bottom corner, fading in over the first half. */
+  private drawEntering(ctx: SKRSContext2D, message: LaidOutMessage, entrance: number): void {
+    const { theme, width } = this
+    const pivotX = message.mine ? width - theme.sideMargin : theme.sideMargin
+    const lift = (1 - easeOutCubic(entrance)) * ENTRANCE_RISE * (message.bottom - message.top)
+    const scale = ENTRANCE_SCALE + (1 - ENTRANCE_SCALE) * easeOutBack(entrance)
+    ctx.save()
+    ctx.globalAlpha = Math.min(1, entrance * 2)
+    ctx.translate(pivotX, message.bottom + lift)
+    ctx.scale(scale, scale)
+    ctx.translate(-pivotX, -message.bottom)
+    for (const piece of message.pieces) this.drawPiece(ctx, piece)
+    ctx.restore()
   }
 
   private drawPiece(ctx: SKRSContext2D, piece: Piece): void {
@@ -282,18 +350,23 @@ export class ChatScreen {
     }
   }
 
-  private drawTyping(ctx: SKRSContext2D, y: number, participantId: string): void {
+  /** The typing bubble; with a `phase`, its dots pulse in turn (each lifts and darkens), else they are still. */
+  private drawTyping(ctx: SKRSContext2D, y: number, participantId: string, phase: number | undefined): void {
     const { theme } = this
     const avatarRoom = this.threadAvatarRadius > 0 ? this.threadAvatarRadius * 2 + 20 : 0
     const h = theme.lineHeight + 2 * theme.bubblePadY
     const rect = { x: theme.sideMargin + avatarRoom, y, w: Math.round(h * 1.9), h }
     this.bubbleShape(ctx, rect, false, theme.tail !== "none", theme.received.fill)
+    ctx.save()
     ctx.fillStyle = theme.meta
     for (let i = 0; i < 3; i++) {
+      const pulse = phase === undefined ? null : dotPulse(phase, i)
+      if (pulse !== null) ctx.globalAlpha = 0.4 + 0.6 * pulse
       ctx.beginPath()
-      ctx.arc(rect.x + rect.w * (0.3 + 0.2 * i), y + h / 2, h * 0.09, 0, Math.PI * 2)
+      ctx.arc(rect.x + rect.w * (0.3 + 0.2 * i), y + h / 2 - (pulse ?? 0) * h * 0.08, h * 0.09, 0, Math.PI * 2)
       ctx.fill()
     }
+    ctx.restore()
     const typist = this.conversation.participants.find((p) => p.id === participantId)
     if (this.threadAvatarRadius > 0 && typist !== undefined) {
       this.drawAvatar(ctx, typist, theme.sideMargin + this.threadAvatarRadius, y + h - this.threadAvatarRadius, this.threadAvatarRadius)

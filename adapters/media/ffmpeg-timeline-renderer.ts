@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { Config, Effect, Layer } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import { type TimelineRenderRequest, TimelineRenderer } from "../../domain/ports/timeline-renderer.ts"
-import type { Motion, Overlay, PlainVisual, Scene, TextOverlay, Timeline } from "../../domain/timeline.ts"
+import { type Motion, type Overlay, type PlainVisual, type Scene, splitTopHeight, type TextOverlay, type Timeline } from "../../domain/timeline.ts"
 import { assSubtitles } from "./ass-subtitles.ts"
 import { DEFAULT_X264_PRESET, x264Args } from "./ffmpeg-engine.ts"
 import { AAC_ARGS, QUIET, filterValue, lastError, progressLines, spawnTool } from "./ffmpeg-process.ts"
@@ -91,7 +91,25 @@ const visualFrames = (graph: Graph, visual: PlainVisual, width: number, height: 
       const hold = visual.loop ? "" : `,tpad=stop_mode=clone:stop_duration=${(frames / rate).toFixed(3)}`
       return addChain(graph, [`${input}:v:0`], `setpts=PTS-STARTPTS,fps=${rate},${cover(width, height)}${hold},${exact}`)
     }
+    case "Animation":
+      // Drawn at this size already, so scale only converts the pixels.
+      return animationFrames(graph, visual.path, frames, `${cover(width, height)},format=yuv420p`)
   }
+}
+
+/**
+ * An ffconcat list of pictures as exactly `frames` frames at the timeline's rate; one that ends early
+ * holds its last picture. `picture` (size, pixel format) runs before fps repeats the pictures, so each
+ * distinct picture is converted once however many frames it holds.
+ */
+const animationFrames = (graph: Graph, path: string, frames: number, picture: string): string => {
+  const rate = graph.frameRate
+  const input = addInput(graph, ["-f", "concat", "-safe", "0", "-i", path])
+  return addChain(
+    graph,
+    [`${input}:v:0`],
+    `${picture},fps=${rate},tpad=stop_mode=clone:stop=${frames},trim=end_frame=${frames},settb=1/${rate},setpts=N`
+  )
 }
 
 const textY = (position: TextOverlay["position"]): string => {
@@ -109,7 +127,8 @@ const textY = (position: TextOverlay["position"]): string => {
 
 const even = (n: number): number => Math.max(2, Math.round(n / 2) * 2)
 
-const addOverlay = (graph: Graph, under: string, overlay: Overlay, width: number, height: number): string => {
+/** `overlay` drawn over `under`, a scene of `frames` frames. */
+const addOverlay = (graph: Graph, under: string, overlay: Overlay, width: number, height: number, frames: number): string => {
   switch (overlay._tag) {
     case "Text": {
       // Through a file, so the text needs no escaping and % sequences stay literal (expansion=none).
@@ -130,6 +149,11 @@ const addOverlay = (graph: Graph, under: string, overlay: Overlay, width: number
       // One frame: overlay repeats it to the end of the scene.
       return addChain(graph, [under, picture], `overlay=x=${Math.round(overlay.x * width)}:y=${Math.round(overlay.y * height)}:format=auto`)
     }
+    case "Animation": {
+      // yuva420p keeps the transparency and is what overlay blends onto yuv420p, so nothing converts per frame.
+      const pictures = animationFrames(graph, overlay.path, frames, "format=yuva420p")
+      return addChain(graph, [under, pictures], `overlay=x=${Math.round(overlay.x * width)}:y=${Math.round(overlay.y * height)}:format=auto`)
+    }
   }
 }
 
@@ -138,14 +162,14 @@ const sceneFrames = (graph: Graph, timeline: Timeline, scene: Scene, frames: num
   const visual = timeline.format === "greenscreen" ? GREEN : scene.visual
   let picture: string
   if (visual._tag === "Split") {
-    const top = Math.round(height / 4) * 2
+    const top = splitTopHeight(height)
     const upper = visualFrames(graph, visual.top, width, top, frames, background)
     const lower = visualFrames(graph, visual.bottom, width, height - top, frames, background)
     picture = addChain(graph, [upper, lower], "vstack=inputs=2")
   } else {
     picture = visualFrames(graph, visual, width, height, frames, background)
   }
-  return scene.overlays.reduce((under, overlay) => addOverlay(graph, under, overlay, width, height), picture)
+  return scene.overlays.reduce((under, overlay) => addOverlay(graph, under, overlay, width, height, frames), picture)
 }
 
 /** Frames of the fade into scene `i` (0 for a cut): at most half the scene. */

@@ -11,6 +11,13 @@ export interface ChatFrameState {
   readonly scroll: number | null
   /** A participant whose typing bubble shows under the visible messages, or null. */
   readonly typing: string | null
+  /**
+   * The newest visible message's entrance, 0 (just sent) to 1 (settled; the default): it rises, grows
+   * and fades in while the list scrolls to make room for it. Videos animate it; screenshots are settled.
+   */
+  readonly entrance?: number
+  /** Where the typing bubble's three dots are in their pulse, 0 to 1; without it they are still. */
+  readonly typingPhase?: number
 }
 
 export interface ChatPaintRequest {

@@ -27,6 +27,14 @@ export interface BurnRequest {
   readonly onProgress?: (fraction: number) => void
 }
 
+/** A sound placed on the mix's timeline. */
+export interface AudioCue {
+  readonly path: string
+  readonly atSeconds: number
+  /** Gain: 1 = as recorded. */
+  readonly volume: number
+}
+
 /** The media toolbox (ffmpeg/ffprobe). Failures are WorkFailed with a message a person can act on. */
 export interface MediaEngineShape {
   readonly probe: (path: string) => Effect.Effect<ProbeResult, WorkFailed>
@@ -36,6 +44,12 @@ export interface MediaEngineShape {
   readonly burnCaptions: (request: BurnRequest) => Effect.Effect<void, WorkFailed>
   /** MP3 (VBR around 130 kb/s) for speech handed to clients. */
   readonly encodeMp3: (inputWav: string, outputMp3: string) => Effect.Effect<void, WorkFailed>
+  /** Every cue at its time (overlaps add up), as one MP3 lasting exactly `durationSeconds`, silence where nothing plays. */
+  readonly mixAudio: (request: {
+    readonly cues: ReadonlyArray<AudioCue>
+    readonly durationSeconds: number
+    readonly outputMp3: string
+  }) => Effect.Effect<void, WorkFailed>
   readonly thumbnail: (input: string, outputJpg: string, atSeconds: number) => Effect.Effect<void, WorkFailed>
 }
 export class MediaEngine extends Context.Tag("MediaEngine")<MediaEngine, MediaEngineShape>() {}

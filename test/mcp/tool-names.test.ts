@@ -32,8 +32,6 @@ const SPEC_TOOLS = [
 
 /** Spec tools whose operations later issues add. Move a name out of here when its operation lands. */
 const STILL_TO_COME: ReadonlyArray<string> = [
-  "create_quiz_video",
-  "create_fake_text_video",
   "create_caption_removal",
   "get_caption_removal"
 ]

@@ -13,6 +13,7 @@ import { join } from "node:path"
 import { serveMedia } from "../../adapters/http/media-route.ts"
 import { FfmpegEngineLive } from "../../adapters/media/ffmpeg-engine.ts"
 import { FfmpegTimelineRendererLive } from "../../adapters/media/ffmpeg-timeline-renderer.ts"
+import { CanvasAnimatorLive } from "../../adapters/animation/canvas-animator.ts"
 import { MemoryStoresLive } from "../../adapters/memory/memory-layer.ts"
 import { FsBlobStoreLive } from "../../adapters/storage/fs-blob-store.ts"
 import { BUILT_IN_TEMPLATES } from "../../domain/captions.ts"
@@ -45,6 +46,7 @@ const TestLayer = Layer.mergeAll(
   FsBlobStoreLive(join(dir, "blobs")),
   FfmpegEngineLive,
   FfmpegTimelineRendererLive,
+  CanvasAnimatorLive,
   ServiceConfig.layer({ baseUrl: BASE_URL, workDir: join(dir, "work") })
 )
 

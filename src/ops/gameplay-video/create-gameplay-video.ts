@@ -1,12 +1,10 @@
 // POST /v1/gameplay-videos, tool create_gameplay_video: a script narrated over gameplay footage, with
 // big centred captions, 1080x1920. Footage is a built-in game (made to the narration's length) or a
 // clip the workspace uploaded (looped); `splitScreen` puts an uploaded picture or clip above it.
-import { Effect, Option, Schema } from "effect"
-import { InvalidInput } from "../../../domain/errors.ts"
+import { Effect, Schema } from "effect"
 import { GAMES, GameKind } from "../../../domain/gameplay.ts"
 import type { GameplayVisuals } from "../../../domain/generated-project.ts"
-import { UploadStore } from "../../../domain/ports/upload-store.ts"
-import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
+import { requireUpload } from "../files/require-upload.ts"
 import { operation } from "../../kernel/operation.ts"
 import { CreatedVideo } from "../caption-video/create-caption-video.ts"
 import { ScriptVideoFields, startGeneratedVideo } from "../generated-video/start-generated-video.ts"
@@ -14,19 +12,6 @@ import { ScriptVideoFields, startGeneratedVideo } from "../generated-video/start
 const DEFAULT_GAME: GameKind = "runner"
 
 const isGame = Schema.is(GameKind)
-
-/** An upload of this workspace, of one of the kinds a place in the frame can show. */
-const requireUpload = (key: string, field: string, kinds: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    const workspace = yield* CurrentWorkspace
-    const found = yield* (yield* UploadStore).get(workspace.id, key)
-    if (Option.isNone(found)) {
-      return yield* new InvalidInput({ field, message: `no file ${JSON.stringify(key)} in this workspace; upload it with POST /v1/files` })
-    }
-    if (!kinds.includes(found.value.kind)) {
-      return yield* new InvalidInput({ field, message: `the file ${key} is a ${found.value.kind}; this takes a ${kinds.join(" or ")}` })
-    }
-  })
 
 export const createGameplayVideo = operation({
   name: "createGameplayVideo",

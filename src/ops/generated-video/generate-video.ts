@@ -1,8 +1,11 @@
-// The pipeline of a video made from a script (AI or gameplay) up to an editable project: speak the
-// script, then make its pictures (scenes drawn in an art style, or gameplay footage), keeping it all
-// in the project. Every step saves what it made, so a retried job after a crash picks up where it stopped.
+// The pipeline of a generated video up to an editable project: speak (the script, or a chat's messages
+// and a quiz's cards, each in its voice, mixed with their sounds), then make its pictures (scenes drawn
+// in an art style, or built-in gameplay footage), keeping it all in the project. A chat or a quiz is
+// animated at render time. Every step saves what it made, so a retried job after a crash picks up where it stopped.
 import { Effect, Option, Schema } from "effect"
 import { WorkFailed } from "../../../domain/errors.ts"
+import type { GameKind } from "../../../domain/gameplay.ts"
+import type { GeneratedProject } from "../../../domain/generated-project.ts"
 import type { BlobStore } from "../../../domain/ports/blob-store.ts"
 import type { FileStore } from "../../../domain/ports/file-store.ts"
 import type { FootageMaker } from "../../../domain/ports/footage-maker.ts"
@@ -10,9 +13,11 @@ import type { Illustrator } from "../../../domain/ports/illustrator.ts"
 import type { Job } from "../../../domain/ports/job-queue.ts"
 import type { Ledger } from "../../../domain/ports/ledger.ts"
 import type { MediaEngine } from "../../../domain/ports/media-engine.ts"
+import type { SoundEffects } from "../../../domain/ports/sound-effects.ts"
 import type { SpeechEngines } from "../../../domain/ports/speech-engine.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import type { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
+import type { VideoRecord } from "../../../domain/video.ts"
 import { Done, type JobHandler } from "../../kernel/job-runner.ts"
 import { GENERATE_VIDEO } from "../../kernel/job-kinds.ts"
 import type { ServiceConfig } from "../../kernel/service-config.ts"
@@ -20,10 +25,30 @@ import { applyVideoEvent, failVideo, type VideoEventServices } from "../../kerne
 import { step } from "../../kernel/pipeline-step.ts"
 import { withScratchDir } from "../media/scratch.ts"
 import { drawScenes, writeScenes } from "./illustrate-scenes.ts"
+import { speakConversation } from "../fake-text/speak-conversation.ts"
+import { speakQuiz } from "../quiz-video/speak-quiz.ts"
 import { makeFootage } from "./make-footage.ts"
 import { narrate } from "./narrate.ts"
 
 const Payload = Schema.Struct({ videoId: Schema.String })
+
+const speak = (video: VideoRecord, project: GeneratedProject, dir: string) => {
+  const { visuals } = project
+  switch (visuals._tag) {
+    case "Chat":
+      return speakConversation(video, project, visuals, dir)
+    case "Quiz":
+      return speakQuiz(video, project, visuals, dir)
+    default:
+      return narrate(video, project, dir)
+  }
+}
+
+/** The built-in game a video's footage or backdrop plays, if any. */
+const gameOf = (visuals: Exclude<GeneratedProject["visuals"], { readonly _tag: "Illustrated" }>): GameKind | null => {
+  const source = visuals._tag === "Gameplay" ? visuals.footage : visuals.backdrop
+  return source?._tag === "Game" ? source.game : null
+}
 
 export const generateVideo = (videoId: string) =>
   withScratchDir(videoId, (dir) =>
@@ -33,22 +58,22 @@ export const generateVideo = (videoId: string) =>
       if (initial.status !== "processing" || initial.generated) return
       const saved = yield* videos.getProject(videoId).pipe(Effect.map(Option.getOrThrow))
       const project = saved.narrationFileId === null
-        ? yield* step(initial, "speaking", narrate(initial, saved, dir))
+        ? yield* step(initial, "speaking", speak(initial, saved, dir))
         : saved
       const { visuals } = project
-      switch (visuals._tag) {
-        case "Illustrated": {
-          const written = visuals.scenes.length === 0
-            ? yield* step(initial, "writing_scenes", writeScenes(initial, project, visuals))
-            : visuals
-          yield* step(initial, "drawing", drawScenes(initial, project, written, dir))
-          break
+      if (visuals._tag === "Illustrated") {
+        const written = visuals.scenes.length === 0
+          ? yield* step(initial, "writing_scenes", writeScenes(initial, project, visuals))
+          : visuals
+        yield* step(initial, "drawing", drawScenes(initial, project, written, dir))
+      } else {
+        const game = gameOf(visuals)
+        if (visuals.footageFileId === null && game !== null) {
+          yield* step(initial, "making_footage", Effect.gen(function*() {
+            const file = yield* makeFootage(initial, project.seed, game, dir)
+            yield* videos.saveProject(videoId, { ...project, visuals: { ...visuals, footageFileId: file.id } })
+          }))
         }
-        case "Gameplay":
-          if (visuals.footageFileId === null && visuals.footage._tag === "Game") {
-            yield* step(initial, "making_footage", makeFootage(initial, { ...project, visuals }, visuals.footage.game, dir))
-          }
-          break
       }
       // Captions are laid out from the saved words at render time, in the template chosen then.
       yield* step(initial, "building_captions", Effect.void)
@@ -62,6 +87,7 @@ export const generateVideoJob: JobHandler<
   | Illustrator
   | Ledger
   | MediaEngine
+  | SoundEffects
   | SpeechEngines
   | VideoStore
   | WorkspaceStore

@@ -1,8 +1,7 @@
-// A gameplay video's built-in footage: the seeded mini-game played for as long as the video lasts,
-// stored once (a retried job finds it made).
+// Built-in footage (a gameplay video's, or a chat's or quiz's backdrop): the seeded mini-game played
+// for as long as the video lasts, stored once (the caller saves its id, so a retried job finds it made).
 import { Effect, Option } from "effect"
 import type { GameKind } from "../../../domain/gameplay.ts"
-import type { GameplayVisuals, GeneratedProject } from "../../../domain/generated-project.ts"
 import { FootageMaker } from "../../../domain/ports/footage-maker.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import type { VideoRecord } from "../../../domain/video.ts"
@@ -19,25 +18,19 @@ const FOOTAGE_SCALE = 0.5
 
 const evenPixels = (n: number): number => Math.max(2, Math.round((n * FOOTAGE_SCALE) / 2) * 2)
 
-export const makeFootage = (
-  video: VideoRecord,
-  project: GeneratedProject & { readonly visuals: GameplayVisuals },
-  game: GameKind,
-  dir: string
-) =>
+export const makeFootage = (video: VideoRecord, seed: number, game: GameKind, dir: string) =>
   Effect.gen(function*() {
     const videos = yield* VideoStore
     const length = (yield* videos.getById(video.id).pipe(Effect.map(Option.getOrThrow))).durationSeconds ?? 0
     const output = `${dir}/footage.mp4`
     yield* (yield* FootageMaker).make({
       game,
-      seed: project.seed,
+      seed,
       seconds: length,
       width: evenPixels(video.width ?? 1080),
       height: evenPixels(video.height ?? 1920),
       frameRate: FOOTAGE_FRAME_RATE,
       outputMp4: output
     })
-    const file = yield* storeFile(yield* workspaceOf(video), { path: output, name: `${game}.mp4`, contentType: "video/mp4" })
-    yield* videos.saveProject(video.id, { ...project, visuals: { ...project.visuals, footageFileId: file.id } })
+    return yield* storeFile(yield* workspaceOf(video), { path: output, name: `${game}.mp4`, contentType: "video/mp4" })
   })

@@ -1,4 +1,4 @@
-// Creating a video made from a script (AI or gameplay): checks what every such create takes (voice,
+// Creating a generated video (AI, gameplay, fake-text, quiz): checks what every such create takes (voice,
 // caption template, whether the plan may render), then records the video with its project and queues
 // its generation in one transaction, and answers at once with status `processing`.
 import { Clock, Effect, Schema } from "effect"
@@ -19,16 +19,21 @@ import { resolveTemplate } from "../caption-templates/resolve-template.ts"
 import { requireRenderAllowed } from "../render/require-render-allowed.ts"
 import { chooseVoice } from "../speech/voices.ts"
 
-/** The fields every create from a script takes. */
-export const ScriptVideoFields = {
-  script: Script,
-  voiceId: Schema.optional(Schema.String.annotations({ description: "A voice from GET /v1/voices; default the first one." })),
+/** The fields every generated video's create takes: its captions' look, its export, its webhook. */
+export const GeneratedVideoFields = {
   templateId: Schema.optional(TemplateId),
   render: Schema.optional(RenderOptions).annotations({
     description:
       "Export the mp4 as soon as the video is generated. `{}` takes the defaults. Left out: the video completes as an editable project without an mp4; call the render operation later."
   }),
   webhookUrl: Schema.optional(WebhookUrl)
+}
+
+/** The fields every create from a script takes. */
+export const ScriptVideoFields = {
+  script: Script,
+  voiceId: Schema.optional(Schema.String.annotations({ description: "A voice from GET /v1/voices; default the first one." })),
+  ...GeneratedVideoFields
 }
 
 export interface ScriptVideoRequest {

@@ -4,6 +4,7 @@
 import { Duration, Effect, Fiber, Option, Schema } from "effect"
 import { layoutCaptions, layoutRulesOf } from "../../../domain/captions.ts"
 import { WorkFailed } from "../../../domain/errors.ts"
+import type { Animator } from "../../../domain/ports/animator.ts"
 import type { BlobStore } from "../../../domain/ports/blob-store.ts"
 import type { CashLedger } from "../../../domain/ports/cash-ledger.ts"
 import type { FileStore } from "../../../domain/ports/file-store.ts"
@@ -108,6 +109,7 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
     }).pipe(Effect.scoped))
 
 export const renderJob: JobHandler<
+  | Animator
   | BlobStore
   | CashLedger
   | FileStore

@@ -4,19 +4,10 @@
 import { Clock, Effect, Option } from "effect"
 import { Conflict } from "../../../domain/errors.ts"
 import { fileAvailability, sourceExpiredMessage } from "../../../domain/file-retention.ts"
-import { type GeneratedProject, projectFileIds } from "../../../domain/generated-project.ts"
+import { projectFileIds, projectUploadKeys } from "../../../domain/generated-project.ts"
 import { FileStore } from "../../../domain/ports/file-store.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import type { VideoRecord } from "../../../domain/video.ts"
-
-/** The uploads a generated video's picture is made of (their keys are their files' ids). */
-const uploadIds = (project: GeneratedProject): ReadonlyArray<string> =>
-  project.visuals._tag === "Illustrated"
-    ? []
-    : [
-      ...(project.visuals.footage._tag === "Upload" ? [project.visuals.footage.key] : []),
-      ...(project.visuals.top === null ? [] : [project.visuals.top])
-    ]
 
 /** The stored files a render of the video reads. */
 const renderSourceIds = (video: VideoRecord) =>
@@ -24,7 +15,7 @@ const renderSourceIds = (video: VideoRecord) =>
     ? Effect.succeed(video.sourceFileId === null ? [] : [video.sourceFileId])
     : Effect.map(
       Effect.flatMap(VideoStore, (videos) => videos.getProject(video.id)),
-      Option.match({ onNone: () => [], onSome: (project) => [...projectFileIds(project), ...uploadIds(project)] })
+      Option.match({ onNone: () => [], onSome: (project) => [...projectFileIds(project), ...projectUploadKeys(project)] })
     )
 
 export const requireSourcesKept = (video: VideoRecord) =>
