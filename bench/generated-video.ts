@@ -67,24 +67,25 @@ const encodeStill = async (dir: string, seconds: number): Promise<number> => {
   return (performance.now() - started) / 1000
 }
 
-/** About a minute of chat: fourteen messages, each typed (when received), popped in and read aloud. */
+/** About a minute of chat: eighteen messages, each typed (when received), popped in and read aloud. */
 const CONVERSATION = {
   participants: [{ id: "sam", name: "Sam", me: true }, { id: "maya", name: "Maya Lopez" }],
   messages: [
     "are you still coming tonight? 🎉", "Yes!! leaving in 10 minutes 🚗", "ok wait", "did you tell Jordan about the surprise or is it still a secret?",
     "Still a secret 🤫 I told him we're going bowling", "😂 he hates bowling", "exactly, that's the plan 👍", "what time does the cake arrive?",
     "seven thirty, Nina is picking it up on her way", "perfect. should I bring the candles?", "yes please, and the little sparklers",
-    "got them. see you in twenty", "hurry, he is early!!", "running! 🏃"
+    "got them. see you in twenty", "wait, which door do we use?", "the side door, the front one squeaks",
+    "ok. and the balloons?", "already tied to the chairs 🎈", "hurry, he is early!!", "running! 🏃"
   ].map((text, i) => ({ from: i % 2 === 0 ? "maya" : "sam", text }))
 }
 
-/** About a minute of quiz: four questions with five-second countdowns, two with explanations. */
+/** About a minute of quiz: four questions with five-second countdowns, three with explanations. */
 const QUIZ = {
   title: "World capitals quiz",
   questions: [
     { question: "What is the capital of France?", answers: ["Paris", "Lyon", "Nice", "Marseille"], correct: 0 },
     { question: "What is the capital of Australia?", answers: ["Sydney", "Canberra", "Melbourne"], correct: 1, explanation: "Canberra was built as a compromise between Sydney and Melbourne." },
-    { question: "What is the capital of Canada?", answers: ["Toronto", "Vancouver", "Ottawa", "Montreal"], correct: 2 },
+    { question: "What is the capital of Canada?", answers: ["Toronto", "Vancouver", "Ottawa", "Montreal"], correct: 2, explanation: "Queen Victoria chose Ottawa in 1857." },
     { question: "What is the capital of Japan?", answers: ["Osaka", "Kyoto", "Tokyo"], correct: 2, explanation: "Tokyo has been the capital since 1868." }
   ]
 }

@@ -131,7 +131,7 @@ describe("fake-text videos", () => {
     expect(present(theme.received.fill)).toBeGreaterThan(0.01)
   }, 240_000)
 
-  it("completes without render as an editable project, with no mp4 and no export charge", async () => {
+  it("completes without render as an editable project, then renders on greenscreen at 60 fps: the chat in the top half, green below", async () => {
     const { token } = await app.createWorkspace({ credits: 100 })
     const created = await call(app.baseUrl, "/v1/fake-text-videos", {
       token,
@@ -143,7 +143,23 @@ describe("fake-text videos", () => {
     expect(video.videoUrl).toBeUndefined()
     const logs = (await call(app.baseUrl, "/v1/credit-logs", { token })).body.data as ReadonlyArray<{ operation: string }>
     expect(logs.map((l) => l.operation).filter((op) => op !== "opening balance")).toEqual(["speech"])
-  }, 120_000)
+
+    const exported = await call(app.baseUrl, `/v1/videos/${created.body.id}/render`, { token, json: { format: "greenscreen", frameRate: 60 } })
+    expect(exported.status).toBe(200)
+    const rendered = await waitForVideo(app.baseUrl, token, created.body.id)
+    expect(rendered.export.status).toBe("completed")
+    const mp4 = await download(rendered.videoUrl, "chat-green.mp4")
+    expect(await probe(mp4)).toMatchObject({ width: 1080, height: 1920, frameRate: "60/1", hasAudio: true })
+    const frame = await readFrame(mp4, rendered.duration - 0.2, 1080, 1920)
+    const green = (from: number, to: number) => {
+      let n = 0
+      for (let i = from * 1080 * 3; i < to * 1080 * 3; i += 3) if (frame.rgb[i]! < 40 && frame.rgb[i + 1]! > 215 && frame.rgb[i + 2]! < 40) n++
+      return n / ((to - from) * 1080)
+    }
+    // The chat's header and bubbles are drawn in the top half (its empty list shows the green through); the footage is dropped.
+    expect(green(0, 300)).toBeLessThan(0.05)
+    expect(green(1000, 1920)).toBeGreaterThan(0.99)
+  }, 180_000)
 
   it("refuses bad requests naming the field, and render on a plan that cannot render, creating nothing", async () => {
     const { token } = await app.createWorkspace({ credits: 100 })
