@@ -18,8 +18,11 @@ ENV NODE_ENV=production PORT=8080 DATA_DIR=/data
 
 # Dependencies before the source, so a source change reuses this layer. npm ci refuses a lockfile
 # that lacks other platforms' optional packages; npm install then still keeps the locked versions.
+# ONNXRUNTIME_NODE_INSTALL=skip: onnxruntime-node's bundled CPU runtime is all the text detector uses; its
+# install step would otherwise download the CUDA provider from nuget.org.
 COPY package.json package-lock.json ./
-RUN (npm ci --omit=dev --no-audit --no-fund || npm install --omit=dev --no-audit --no-fund) \
+RUN export ONNXRUNTIME_NODE_INSTALL=skip \
+ && (npm ci --omit=dev --no-audit --no-fund || npm install --omit=dev --no-audit --no-fund) \
  && npm cache clean --force
 COPY . .
 

@@ -9,12 +9,13 @@ export const CreditOperation = Schema.Literal(
   "speech",
   "render",
   "screenshot",
+  "caption removal",
   "refund"
 )
   .annotations({
     description:
       "What caused the movement: `opening balance` (set when the workspace was made), `top-up` (credits granted by the operator), " +
       "`monthly grant` (the plan's credits for a calendar month), " +
-      "`captions`, `speech`, `render` or `screenshot` (work charged), `refund` (failed work paid back)."
+      "`captions`, `speech`, `render`, `screenshot` or `caption removal` (work charged), `refund` (failed work paid back)."
   })
 export type CreditOperation = typeof CreditOperation.Type

@@ -6,6 +6,8 @@ import {
   BYOK_RENDER_CENTS_PER_MINUTE,
   CAPTION_CREDITS_PER_MINUTE,
   FAKE_TEXT_SCREENSHOT_CREDITS,
+  REMOVAL_ANALYSIS_CREDITS_PER_MINUTE,
+  REMOVAL_WIPE_CREDITS_PER_MINUTE,
   RENDER_CREDITS_PER_MINUTE,
   SPEECH_CREDITS_PER_MINUTE
 } from "./pricing.ts"
@@ -116,6 +118,28 @@ export const PRICE_LIST: Readonly<Record<string, ReadonlyArray<PriceRow>>> = {
     counted: "per request",
     rule: `${FAKE_TEXT_SCREENSHOT_CREDITS} credits per screenshot, charged when the png is stored; nothing is charged if it fails`
   }],
+  createCaptionRemoval: [
+    {
+      item: "caption removal: finding text",
+      amount: REMOVAL_ANALYSIS_CREDITS_PER_MINUTE,
+      currency: "credits",
+      per: "minute of source",
+      counted: "per started minute",
+      rule: `${REMOVAL_ANALYSIS_CREDITS_PER_MINUTE} credits per started minute of source, also when no text is found: the first ` +
+        "minute when the removal is created (a short balance is a 402), the rest when detection starts; needs a paid plan (or BYOK); " +
+        "refunded if the removal fails"
+    },
+    {
+      item: "caption removal: wiping",
+      amount: REMOVAL_WIPE_CREDITS_PER_MINUTE,
+      currency: "credits",
+      per: "minute of source",
+      counted: "per started minute",
+      rule: `${REMOVAL_WIPE_CREDITS_PER_MINUTE} credits per started minute of source, charged when the wipe starts; nothing ` +
+        "when no text was found (the video completes unchanged); refunded if the removal fails"
+    }
+  ],
+  getCaptionRemoval: READ,
   textToSpeech: [speech("audio", "when the audio is made", "nothing is charged if it fails")],
   listCaptionTemplates: READ,
   createCaptionTemplate: FREE_WRITE,

@@ -16,6 +16,11 @@ export const CAPTION_CREDITS_PER_MINUTE = 2
 /** Speech (text to speech, and the narration of generated videos) per minute of audio, counted per started second. */
 export const SPEECH_CREDITS_PER_MINUTE = 3
 
+/** Caption removal: finding the text, per started minute of source, charged whatever is found. */
+export const REMOVAL_ANALYSIS_CREDITS_PER_MINUTE = 2
+/** Caption removal: wiping what was found and encoding the clean video, per started minute of source; nothing when no text is found. */
+export const REMOVAL_WIPE_CREDITS_PER_MINUTE = 8
+
 /** A fake-text screenshot: one png, one price. */
 export const FAKE_TEXT_SCREENSHOT_CREDITS = 10
 
@@ -36,6 +41,12 @@ export const byokRenderMicrodollars = (durationSeconds: number): number =>
 
 export const captionCredits = (sourceSeconds: number): number =>
   Math.ceil(startedSeconds(sourceSeconds) / 60) * CAPTION_CREDITS_PER_MINUTE
+
+export const removalAnalysisCredits = (sourceSeconds: number): number =>
+  Math.ceil(startedSeconds(sourceSeconds) / 60) * REMOVAL_ANALYSIS_CREDITS_PER_MINUTE
+
+export const removalWipeCredits = (sourceSeconds: number): number =>
+  Math.ceil(startedSeconds(sourceSeconds) / 60) * REMOVAL_WIPE_CREDITS_PER_MINUTE
 
 export const speechCredits = (audioSeconds: number): number => perMinute(audioSeconds, SPEECH_CREDITS_PER_MINUTE)
 

@@ -76,12 +76,11 @@ export type SourceCheck =
   | { readonly ok: true }
   | { readonly ok: false; readonly reason: string }
 
-/** The limits of a caption source, applied to what the probe measured. */
-export const checkSource = (facts: {
+/** The limits of a source video (caption videos, caption removals), applied to what the probe measured. */
+export const checkSourceLimits = (facts: {
   readonly bytes: number
   readonly durationSeconds: number
   readonly hasVideo: boolean
-  readonly hasAudio: boolean
 }): SourceCheck => {
   if (facts.bytes > MAX_SOURCE_BYTES) {
     return { ok: false, reason: `The source is ${formatMB(facts.bytes)}; the limit is 500 MB.` }
@@ -96,6 +95,18 @@ export const checkSource = (facts: {
       reason: `The source lasts ${Math.ceil(facts.durationSeconds / 60)} minutes; the limit is 2 hours.`
     }
   }
+  return { ok: true }
+}
+
+/** A caption source: within the limits, and with sound to transcribe. */
+export const checkSource = (facts: {
+  readonly bytes: number
+  readonly durationSeconds: number
+  readonly hasVideo: boolean
+  readonly hasAudio: boolean
+}): SourceCheck => {
+  const limits = checkSourceLimits(facts)
+  if (!limits.ok) return limits
   if (!facts.hasAudio) {
     return { ok: false, reason: "The source has no audio track, so there is no speech to caption." }
   }

@@ -123,6 +123,9 @@ fi
 # optional packages (as one written against a registry mirror that lacks them does); npm install then still
 # keeps the locked versions. Without a lockfile there is nothing to pin to.
 npm_flags=(--no-audit --no-fund)
+# onnxruntime-node bundles its CPU runtime (the text detector uses only that); without this its install
+# step downloads the CUDA provider from nuget.org, which fails offline and is not needed.
+export ONNXRUNTIME_NODE_INSTALL=skip
 if [ "$dry_run" = 1 ]; then
   if [ -f package-lock.json ]; then
     say "would run: npm ci ${npm_flags[*]} (npm install ${npm_flags[*]} if npm ci refuses the lockfile)"

@@ -8,6 +8,7 @@ import { CanvasFootageMakerLive } from "../adapters/gameplay/canvas-footage-make
 import { IllustratorFromConfig } from "../adapters/imagery/illustrator-config.ts"
 import { FfmpegEngineLive } from "../adapters/media/ffmpeg-engine.ts"
 import { FfmpegTimelineRendererLive } from "../adapters/media/ffmpeg-timeline-renderer.ts"
+import { OnnxTextDetectorLive } from "../adapters/media/onnx-text-detector.ts"
 import { SynthSoundEffectsLive } from "../adapters/media/synth-sound-effects.ts"
 import { TranscriberFromConfig } from "../adapters/media/transcriber-config.ts"
 import { MemoryStoresLive } from "../adapters/memory/memory-layer.ts"
@@ -45,6 +46,7 @@ const toolsLayer = (settings: AppSettings) =>
     CanvasChatPainterLive,
     CanvasAnimatorLive,
     SynthSoundEffectsLive,
+    OnnxTextDetectorLive,
     TranscriberFromConfig,
     SpeechEnginesLive,
     SourceFetcherLive.pipe(Layer.provide(OutboundClientLive)),

@@ -8,6 +8,8 @@ import { updateCaptionTemplate } from "./ops/caption-templates/update-caption-te
 import { createAiVideo, createAiVideoV3 } from "./ops/ai-video/create-ai-video.ts"
 import { listArtStyles } from "./ops/art-styles/list-art-styles.ts"
 import { createCaptionVideo } from "./ops/caption-video/create-caption-video.ts"
+import { createCaptionRemoval } from "./ops/caption-removal/create-caption-removal.ts"
+import { getCaptionRemoval } from "./ops/caption-removal/get-caption-removal.ts"
 import { createFakeTextScreenshot } from "./ops/fake-text/create-fake-text-screenshot.ts"
 import { createFakeTextVideo } from "./ops/fake-text/create-fake-text-video.ts"
 import { createQuizVideo } from "./ops/quiz-video/create-quiz-video.ts"
@@ -63,6 +65,8 @@ export const catalogue = [
   listFiles,
   textToSpeech,
   createFakeTextScreenshot,
+  createCaptionRemoval,
+  getCaptionRemoval,
   listCaptionTemplates,
   createCaptionTemplate,
   updateCaptionTemplate,

@@ -4,10 +4,12 @@
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { RenderOptions, TemplateId, WebhookUrl } from "../../domain/rules.ts"
+import { PixelBox, RemovalTarget } from "../../domain/text-regions.ts"
 import { VideoId } from "../../domain/video.ts"
 import { catalogue } from "../../src/catalogue.ts"
 import type { AnyOperation } from "../../src/kernel/operation.ts"
 import { createCaptionVideo } from "../../src/ops/caption-video/create-caption-video.ts"
+import { createCaptionRemoval } from "../../src/ops/caption-removal/create-caption-removal.ts"
 import { uploadFile } from "../../src/ops/files/upload-file.ts"
 import { ApiErrors, STATUS_OF } from "./api-error.ts"
 import { AdminAuthentication, Authentication } from "./authentication.ts"
@@ -34,9 +36,23 @@ export const FileUpload = HttpApiSchema.Multipart(
   })
 ).annotations({ identifier: "FileUpload" })
 
+/** Multipart form of POST /v1/caption-remover: `region` is a JSON string. */
+export const CaptionRemovalUpload = HttpApiSchema.Multipart(
+  Schema.Struct({
+    file: Multipart.SingleFileSchema.annotations({ description: "The video. At most 500 MB and 2 hours." }),
+    target: Schema.optional(RemovalTarget),
+    region: Schema.optional(Schema.parseJson(PixelBox)).annotations({
+      description: "The rectangle to search as a JSON string, e.g. `{\"x\":0,\"y\":1400,\"width\":1080,\"height\":400}`."
+    }),
+    webhookUrl: Schema.optional(WebhookUrl),
+    url: Schema.optional(Schema.String).annotations({ description: "Not allowed with `file`: send one of them." })
+  })
+).annotations({ identifier: "CaptionRemovalUpload" })
+
 /** The operations HTTP also takes as a multipart upload, with the form each takes. */
 const UPLOAD_FORMS: Readonly<Record<string, Schema.Schema.Any>> = {
   [createCaptionVideo.name]: CaptionVideoUpload,
+  [createCaptionRemoval.name]: CaptionRemovalUpload,
   [uploadFile.name]: FileUpload
 }
 

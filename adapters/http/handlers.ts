@@ -10,6 +10,11 @@ import { withIdempotency } from "../../src/kernel/idempotency.ts"
 import type { AnyOperation } from "../../src/kernel/operation.ts"
 import { type CaptionVideoRequest, createCaptionVideo, startCaptionVideo } from "../../src/ops/caption-video/create-caption-video.ts"
 import { storeUpload } from "../../src/ops/files/store-upload.ts"
+import {
+  type CaptionRemovalRequest,
+  createCaptionRemoval,
+  startCaptionRemoval
+} from "../../src/ops/caption-removal/create-caption-removal.ts"
 import { uploadFile } from "../../src/ops/files/upload-file.ts"
 import { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
 import { videoCaptions } from "../../src/ops/videos/get-video-captions.ts"
@@ -50,6 +55,8 @@ const uploadRun = (
 const UPLOADS: Readonly<Record<string, (file: UploadedFile, fields: Record<string, unknown>) => Effect.Effect<unknown, any, any>>> = {
   [createCaptionVideo.name]: (file, fields) =>
     startCaptionVideo({ source: { _tag: "Upload", ...file }, ...(fields as Omit<CaptionVideoRequest, "source">) }),
+  [createCaptionRemoval.name]: (file, fields) =>
+    startCaptionRemoval({ source: { _tag: "Upload", ...file }, ...(fields as Omit<CaptionRemovalRequest, "source">) }),
   [uploadFile.name]: (file) =>
     Effect.flatMap(CurrentWorkspace, (workspace) => storeUpload(workspace, { path: file.path, name: file.name }, "file"))
 }

@@ -1,8 +1,10 @@
 // MediaEngine on the ffmpeg/ffprobe command-line tools (Debian's build: libx264, aac, libass).
-import { rm, stat, writeFile } from "node:fs/promises"
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises"
+import { join } from "node:path"
 import { Clock, Config, Effect, Layer, Schema } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import { type BurnRequest, MediaEngine, type MediaEngineShape, type ProbeResult } from "../../domain/ports/media-engine.ts"
+import type { PixelBox, TextRegion } from "../../domain/text-regions.ts"
 import { assSubtitles } from "./ass-subtitles.ts"
 import { AAC_ARGS, filterValue, lastError, progressLines, QUIET, spawnTool } from "./ffmpeg-process.ts"
 
@@ -116,6 +118,112 @@ const mixGraph = (cues: ReadonlyArray<PlacedCue>, lengths: ReadonlyArray<number>
     return `[lane${l}]`
   })
   chains.push(`[base]${lanes.join("")}amix=inputs=${lanes.length + 1}:duration=first:normalize=0[mix]`)
+  return chains.join(";\n")
+}
+
+/** delogo reads the pixels around its box, so a box keeps this far inside the frame. */
+const WIPE_MARGIN = 2
+/** Mean luma difference (0..255) under which two views of the same pixels are the same picture, coding noise aside. */
+const STILL_DIFFERENCE = 2.5
+/** The border of a region's box, in pixels, compared while its text is shown: clean, as boxes are padded around text. */
+const RING = 4
+
+/** The picture every wipe works on: 8-bit 4:2:0 (what the encode writes), cut to even sides. */
+const wipePicture = (width: number, height: number): string =>
+  width % 2 === 0 && height % 2 === 0 ? "format=yuv420p" : `format=yuv420p,crop=${even(width)}:${even(height)}:0:0`
+
+/** A box inside the frame's margin on even pixels (4:2:0 chroma), or null when nothing of it is left. */
+const wipeBox = (box: PixelBox, width: number, height: number): PixelBox | null => {
+  const x = Math.max(WIPE_MARGIN, Math.floor(box.x / 2) * 2)
+  const y = Math.max(WIPE_MARGIN, Math.floor(box.y / 2) * 2)
+  const x2 = Math.min(Math.floor((width - WIPE_MARGIN) / 2) * 2, Math.ceil((box.x + box.width) / 2) * 2)
+  const y2 = Math.min(Math.floor((height - WIPE_MARGIN) / 2) * 2, Math.ceil((box.y + box.height) / 2) * 2)
+  return x2 > x && y2 > y ? { x, y, width: x2 - x, height: y2 - y } : null
+}
+
+/**
+ * A region that may be filled from a clean frame: the frames read to decide, in order: the one shown
+ * when the span starts and the one shown when it ends (its text absent from both), and up to three
+ * while it is shown.
+ */
+interface FillCandidate {
+  readonly region: TextRegion
+  readonly frames: ReadonlyArray<number>
+}
+
+const fillCandidate = (region: TextRegion, durationSeconds: number, frameRate: number): FillCandidate | null => {
+  const frameAt = (t: number) => Math.floor(t * frameRate + 1e-6)
+  const { startSeconds: start, endSeconds: end } = region
+  // Text already there when the video starts, or still there when it ends, has no clean frame on one side.
+  if (!(frameRate > 0) || start <= 0 || end >= durationSeconds - 1 / frameRate) return null
+  const frames = [...new Set([start, start + (end - start) / 4, (start + end) / 2, start + (3 * (end - start)) / 4, end].map(frameAt))]
+  // A span within one frame has no frame before and after it to compare.
+  return frames.length < 2 ? null : { region, frames }
+}
+
+/** Mean absolute luma difference of two yuv420p crops of `box`'s size, over the whole box or only its border. */
+const lumaDifference = (a: Uint8Array, b: Uint8Array, box: PixelBox, borderOnly: boolean): number => {
+  let sum = 0
+  let count = 0
+  for (let y = 0; y < box.height; y++) {
+    for (let x = 0; x < box.width; x++) {
+      if (borderOnly && x >= RING && x < box.width - RING && y >= RING && y < box.height - RING) continue
+      const i = y * box.width + x
+      sum += Math.abs(a[i]! - b[i]!)
+      count++
+    }
+  }
+  return sum / count
+}
+
+/**
+ * The clean patch for a candidate, from its frames as read (yuv420p crops of its box, in order), when
+ * the background there holds still: the box is the same picture before and after the span, and its
+ * border stays so while the text is shown. Otherwise null: a frozen patch over a moving picture would show.
+ */
+const stillPatch = (crops: Uint8Array, candidate: FillCandidate): Uint8Array | null => {
+  const { box } = candidate.region
+  const size = (box.width * box.height * 3) / 2
+  if (crops.length !== size * candidate.frames.length) return null
+  const frames = candidate.frames.map((_, i) => crops.subarray(i * size, (i + 1) * size))
+  const before = frames[0]!
+  const still =
+    lumaDifference(before, frames[frames.length - 1]!, box, false) <= STILL_DIFFERENCE &&
+    frames.slice(1, -1).every((during) => lumaDifference(before, during, box, true) <= STILL_DIFFERENCE)
+  return still ? before : null
+}
+
+/** A graph that decodes the video once and sends each candidate's frames, cropped to its box, to [crop<k>]. */
+const aroundGraph = (picture: string, candidates: ReadonlyArray<FillCandidate>): string =>
+  [
+    `[0:v:0]${picture},split=${candidates.length}${candidates.map((_, k) => `[around${k}]`).join("")}`,
+    ...candidates.map(({ region: { box }, frames }, k) =>
+      `[around${k}]select='${frames.map((n) => `eq(n,${n})`).join("+")}',crop=${box.width}:${box.height}:${box.x}:${box.y}[crop${k}]`
+    )
+  ].join(";\n")
+
+/**
+ * The wipe as a filter graph on input 0, whose picture comes out as [v]: regions with a clean patch
+ * (inputs 1.., in order) get it laid over them while shown; then delogo fills the others from the pixels
+ * around their boxes, watermarks first so that a caption crossing one is filled from wiped pixels.
+ * A region spanning the whole video is wiped on every frame, without a time test.
+ */
+const wipeGraph = (
+  picture: string,
+  patched: ReadonlyArray<TextRegion>,
+  interpolated: ReadonlyArray<TextRegion>,
+  durationSeconds: number
+): string => {
+  const when = (region: TextRegion) =>
+    region.startSeconds <= 0 && region.endSeconds >= durationSeconds ? "" : `:enable='between(t,${region.startSeconds},${region.endSeconds})'`
+  const chains = [`[0:v:0]${picture}[v0]`]
+  patched.forEach((region, k) => {
+    chains.push(`[v${k}][${k + 1}:v]overlay=x=${region.box.x}:y=${region.box.y}${when(region)}[v${k + 1}]`)
+  })
+  const delogos = [...interpolated]
+    .sort((a, b) => Number(a.kind === "caption") - Number(b.kind === "caption"))
+    .map((region) => `delogo=x=${region.box.x}:y=${region.box.y}:w=${region.box.width}:h=${region.box.height}${when(region)}`)
+  chains.push(`[v${patched.length}]${delogos.length === 0 ? "null" : delogos.join(",")}[v]`)
   return chains.join(";\n")
 }
 
@@ -241,6 +349,71 @@ export const FfmpegEngineLive = Layer.effect(
         })
       )
 
+    const wipeRegions: MediaEngineShape["wipeRegions"] = (request) =>
+      Effect.gen(function* () {
+        const facts = yield* probe(request.input)
+        if (!facts.hasVideo) return yield* new WorkFailed({ message: "The source has no picture to wipe text from." })
+        const picture = wipePicture(facts.width, facts.height)
+        const regions = request.regions.flatMap((region) => {
+          const box = wipeBox(region.box, facts.width, facts.height)
+          return box === null || region.endSeconds < region.startSeconds ? [] : [{ ...region, box }]
+        })
+        const work = yield* Effect.promise(() => mkdtemp(`${request.output}.wipe-`))
+        const wipe = Effect.gen(function* () {
+          // Where the picture holds still around a caption, the clean frame before it fills it exactly;
+          // delogo's interpolation smears over texture.
+          const candidates = regions.flatMap((region) => fillCandidate(region, facts.durationSeconds, facts.frameRate) ?? [])
+          const patches: Array<{ readonly region: TextRegion; readonly file: string }> = []
+          if (candidates.length > 0) {
+            const crops = candidates.map((_, k) => join(work, `around-${k}.yuv`))
+            const script = join(work, "around.txt")
+            yield* Effect.promise(() => writeFile(script, aroundGraph(picture, candidates)))
+            const read = yield* run(ffmpeg, [
+              ...QUIET, "-i", request.input, "-filter_complex_script", script,
+              ...crops.flatMap((file, k) => ["-map", `[crop${k}]`, "-fps_mode", "passthrough", "-f", "rawvideo", file])
+            ])
+            if (read.code !== 0) {
+              return yield* new WorkFailed({ message: `Reading the frames around the text failed: ${lastError(read.stderr, request.input)}` })
+            }
+            yield* Effect.forEach(candidates, (candidate, k) =>
+              Effect.promise(async () => {
+                const patch = stillPatch(await readFile(crops[k]!), candidate)
+                if (patch === null) return
+                const file = join(work, `patch-${k}.yuv`)
+                await writeFile(file, patch)
+                patches.push({ region: candidate.region, file })
+              }))
+          }
+          const patched = patches.map((patch) => patch.region)
+          const interpolated = regions.filter((region) => !patched.includes(region))
+          const script = join(work, "wipe.txt")
+          yield* Effect.promise(() => writeFile(script, wipeGraph(picture, patched, interpolated, facts.durationSeconds)))
+          const result = yield* run(
+            ffmpeg,
+            [
+              ...QUIET, "-nostats", "-progress", "pipe:1",
+              "-i", request.input,
+              ...patches.flatMap(({ region: { box }, file }) => [
+                "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", `${box.width}x${box.height}`, "-i", file
+              ]),
+              "-filter_complex_script", script,
+              "-map", "[v]", "-map", "0:a?",
+              // Every frame kept with its timestamp: same frames, rate and length as the source.
+              "-fps_mode", "passthrough",
+              ...x264Args(preset), "-c:a", "copy",
+              "-movflags", "+faststart",
+              request.output
+            ],
+            progressLines(facts.durationSeconds, request.onProgress)
+          )
+          if (result.code !== 0) {
+            return yield* new WorkFailed({ message: `Wiping the text failed: ${lastError(result.stderr, request.input)}` })
+          }
+          yield* Effect.annotateCurrentSpan({ patched: patched.length, interpolated: interpolated.length })
+        })
+        yield* wipe.pipe(Effect.ensuring(Effect.promise(() => rm(work, { recursive: true, force: true }))))
+      }).pipe(Effect.withSpan("FfmpegEngine.wipeRegions", { attributes: { input: request.input, regions: request.regions.length } }))
+
     const thumbnail = (input: string, outputJpg: string, atSeconds: number) =>
       Effect.gen(function* () {
         const { durationSeconds } = yield* probe(input)
@@ -257,6 +430,6 @@ export const FfmpegEngineLive = Layer.effect(
         if (written === 0) return yield* new WorkFailed({ message: `The video has no frame at ${at.toFixed(2)} s for a thumbnail.` })
       }).pipe(Effect.withSpan("FfmpegEngine.thumbnail", { attributes: { input, atSeconds } }))
 
-    return MediaEngine.of({ probe, extractAudio, encodeMp3, mixAudio, burnCaptions, thumbnail })
+    return MediaEngine.of({ probe, extractAudio, encodeMp3, mixAudio, burnCaptions, wipeRegions, thumbnail })
   })
 )

@@ -1,5 +1,6 @@
 // The in-memory database behind every memory store, and its Transactor.
 import { Context, Effect, Exit, FiberRef, Layer, Ref } from "effect"
+import type { CaptionRemovalRecord } from "../../domain/caption-removal.ts"
 import type { TimedWord } from "../../domain/captions.ts"
 import type { GeneratedProject } from "../../domain/generated-project.ts"
 import type { StoredFile } from "../../domain/ports/file-store.ts"
@@ -46,6 +47,7 @@ export interface Tables {
   readonly oauthTokens: ReadonlyMap<string, OAuthToken>
   /** Keyed by `providerKeyRow(workspaceId, provider)`; each holds the key sealed, never the key. */
   readonly providerKeys: ReadonlyMap<string, StoredProviderKey>
+  readonly captionRemovals: ReadonlyMap<string, CaptionRemovalRecord>
 }
 
 const emptyTables: Tables = {
@@ -71,7 +73,8 @@ const emptyTables: Tables = {
   grants: new Map(),
   codes: new Map(),
   oauthTokens: new Map(),
-  providerKeys: new Map()
+  providerKeys: new Map(),
+  captionRemovals: new Map()
 }
 
 /** A copy of `map` with `key` set; an existing key keeps its position. */

@@ -1,5 +1,6 @@
 // Every store port and the Transactor in memory, sharing one database.
 import { Layer } from "effect"
+import { MemoryCaptionRemovalStoreLive } from "./memory-caption-removal-store.ts"
 import { MemoryCashLedgerLive } from "./memory-cash-ledger.ts"
 import { MemoryDatabaseLive, MemoryTransactorLive } from "./memory-database.ts"
 import { MemoryFileStoreLive } from "./memory-file-store.ts"
@@ -30,5 +31,6 @@ export const MemoryStoresLive = Layer.mergeAll(
   MemoryUploadStoreLive,
   MemoryUserStoreLive,
   MemoryOAuthStoreLive,
-  MemoryProviderKeyStoreLive
+  MemoryProviderKeyStoreLive,
+  MemoryCaptionRemovalStoreLive
 ).pipe(Layer.provide(MemoryDatabaseLive))

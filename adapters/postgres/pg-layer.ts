@@ -3,6 +3,7 @@
 import { PgClient } from "@effect/sql-pg"
 import { type Duration, Layer, type Redacted } from "effect"
 import { PgMigrationsLive } from "./migrations.ts"
+import { PgCaptionRemovalStoreLive } from "./pg-caption-removal-store.ts"
 import { PgCashLedgerLive } from "./pg-cash-ledger.ts"
 import { PgFileStoreLive } from "./pg-file-store.ts"
 import { PgIdempotencyStoreLive } from "./pg-idempotency-store.ts"
@@ -47,5 +48,6 @@ export const PgStoresLive = (options: PgStoresOptions) =>
     PgUploadStoreLive,
     PgUserStoreLive,
     PgOAuthStoreLive,
-    PgProviderKeyStoreLive
+    PgProviderKeyStoreLive,
+    PgCaptionRemovalStoreLive
   ).pipe(Layer.provideMerge(migratedClient(options)))

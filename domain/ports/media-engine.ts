@@ -2,6 +2,7 @@ import { Context, type Effect } from "effect"
 import type { CaptionPage, CaptionStyle } from "../captions.ts"
 import type { WorkFailed } from "../errors.ts"
 import type { FrameRate, RenderFormat } from "../rules.ts"
+import type { TextRegion } from "../text-regions.ts"
 
 export interface ProbeResult {
   readonly bytes: number
@@ -49,6 +50,16 @@ export interface MediaEngineShape {
     readonly cues: ReadonlyArray<AudioCue>
     readonly durationSeconds: number
     readonly outputMp3: string
+  }) => Effect.Effect<void, WorkFailed>
+  /**
+   * Wipes each region while it is present (captions for their span, watermarks throughout) in one
+   * encode: same size, frame rate and length, audio copied untouched.
+   */
+  readonly wipeRegions: (request: {
+    readonly input: string
+    readonly output: string
+    readonly regions: ReadonlyArray<TextRegion>
+    readonly onProgress?: (fraction: number) => void
   }) => Effect.Effect<void, WorkFailed>
   readonly thumbnail: (input: string, outputJpg: string, atSeconds: number) => Effect.Effect<void, WorkFailed>
 }

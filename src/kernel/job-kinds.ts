@@ -4,10 +4,12 @@ export const RENDER_VIDEO = "video.render"
 export const GENERATE_VIDEO = "generated-video.generate"
 export const DELIVER_WEBHOOK = "webhook.deliver"
 export const GRANT_MONTHLY_CREDITS = "plans.grant-monthly"
+export const REMOVE_CAPTIONS = "caption-removal.run"
 
 // Dedupe keys name a video's jobs, so that a job is queued once and a cancel can find it.
 export const generationJobKey = (videoId: string): string => `generate:${videoId}`
 export const renderJobKey = (workKey: string): string => `render:${workKey}`
+export const removalJobKey = (removalId: string): string => `remove:${removalId}`
 /** Series 1 is the automatic delivery; each redelivery queues a job of its own. */
 export const deliveryJobKey = (eventId: string, series: number): string =>
   series === 1 ? `deliver:${eventId}` : `deliver:${eventId}:${series}`

@@ -1,5 +1,6 @@
 // Records the contract suites store: valid, unique, and built from the domain's own constructors.
 import { randomUUID } from "node:crypto"
+import { type CaptionRemovalRecord, newCaptionRemoval } from "../../domain/caption-removal.ts"
 import type { NewCashEntry } from "../../domain/ports/cash-ledger.ts"
 import type { NewLedgerEntry } from "../../domain/ports/ledger.ts"
 import type { AuthorizationCode, Grant, OAuthClient, OAuthToken, OAuthTokenKind } from "../../domain/ports/oauth-store.ts"
@@ -16,6 +17,19 @@ export const aVideo = (workspaceId: string, changes: Partial<VideoRecord> = {}):
     webhookUrl: "https://example.com/hooks?secret=1",
     editorToken: randomUUID(),
     source: { url: "https://cdn.example.com/source.mp4" },
+    at: "2025-01-02T03:04:05.678Z"
+  }),
+  ...changes
+})
+
+/** A caption removal of a URL's video, anywhere in the frame. */
+export const aCaptionRemoval = (workspaceId: string, changes: Partial<CaptionRemovalRecord> = {}): CaptionRemovalRecord => ({
+  ...newCaptionRemoval({
+    id: randomUUID(),
+    workspaceId,
+    source: { url: "https://cdn.example.com/source.mp4" },
+    webhookUrl: "https://example.com/hooks?secret=1",
+    options: { target: "all", region: null },
     at: "2025-01-02T03:04:05.678Z"
   }),
   ...changes

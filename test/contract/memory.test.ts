@@ -4,6 +4,7 @@ import { MemoryDatabase, MemoryDatabaseLive } from "../../adapters/memory/memory
 import { MemoryStoresLive } from "../../adapters/memory/memory-layer.ts"
 import { MemoryProviderKeyStoreLive } from "../../adapters/memory/memory-provider-key-store.ts"
 import { MemoryWorkspaceStoreLive } from "../../adapters/memory/memory-workspace-store.ts"
+import { captionRemovalStoreContract } from "./caption-removal-store.contract.ts"
 import { cashLedgerContract } from "./cash-ledger.contract.ts"
 import { fileStoreContract } from "./file-store.contract.ts"
 import { idempotencyStoreContract } from "./idempotency-store.contract.ts"
@@ -32,6 +33,7 @@ uploadStoreContract("memory", MemoryStoresLive)
 userStoreContract("memory", MemoryStoresLive)
 oauthStoreContract("memory", MemoryStoresLive)
 transactorContract("memory", MemoryStoresLive)
+captionRemovalStoreContract("memory", MemoryStoresLive)
 providerKeyStoreContract(
   "memory",
   Layer.merge(MemoryProviderKeyStoreLive, MemoryWorkspaceStoreLive).pipe(Layer.provideMerge(MemoryDatabaseLive)),

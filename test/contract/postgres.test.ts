@@ -12,6 +12,7 @@ import { PgOAuthStoreLive } from "../../adapters/postgres/pg-oauth-store.ts"
 import { PgUserStoreLive } from "../../adapters/postgres/pg-user-store.ts"
 import { PgWorkspaceStoreLive } from "../../adapters/postgres/pg-workspace-store.ts"
 import { BUILT_IN_TEMPLATES } from "../../domain/captions.ts"
+import { CaptionRemovalStore } from "../../domain/ports/caption-removal-store.ts"
 import { FileStore } from "../../domain/ports/file-store.ts"
 import { IdempotencyStore } from "../../domain/ports/idempotency-store.ts"
 import { type Job, JobQueue, type JobQueueShape } from "../../domain/ports/job-queue.ts"
@@ -23,11 +24,12 @@ import { Transactor } from "../../domain/ports/transactor.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../domain/ports/workspace-store.ts"
 import { PgTestStores, postgresSkipReason, testDatabase } from "../support/pg-test-db.ts"
+import { captionRemovalStoreContract } from "./caption-removal-store.contract.ts"
 import { cashLedgerContract } from "./cash-ledger.contract.ts"
 import { fileStoreContract } from "./file-store.contract.ts"
 import { uploadStoreContract } from "./upload-store.contract.ts"
 import { userStoreContract } from "./user-store.contract.ts"
-import { aCode, aGrant, anEntry, anOAuthToken, aVideo, aWorkspace } from "./fixtures.ts"
+import { aCaptionRemoval, aCode, aGrant, anEntry, anOAuthToken, aVideo, aWorkspace } from "./fixtures.ts"
 import { idempotencyStoreContract } from "./idempotency-store.contract.ts"
 import { jobQueueContract } from "./job-queue.contract.ts"
 import { ledgerContract } from "./ledger.contract.ts"
@@ -91,6 +93,7 @@ if (skipReason !== undefined) {
   userStoreContract("postgres", PgTestStores())
   oauthStoreContract("postgres", PgTestStores())
   transactorContract("postgres", PgTestStores())
+  captionRemovalStoreContract("postgres", PgTestStores())
   providerKeyStoreContract(
     "postgres",
     PgTestStores(),
@@ -104,6 +107,7 @@ if (skipReason !== undefined) {
       withStores(Effect.gen(function*() {
         const workspaceId = randomUUID()
         const video = aVideo(workspaceId)
+        const removal = aCaptionRemoval(workspaceId)
         const templates = yield* TemplateStore
         const templateId = yield* templates.nextId()
         const eventId = randomUUID()
@@ -131,6 +135,7 @@ if (skipReason !== undefined) {
           })
           yield* (yield* VideoStore).insert(video)
           yield* (yield* VideoStore).saveWords(video.id, [{ text: "Hi", start: 0, end: 0.5 }])
+          yield* (yield* CaptionRemovalStore).insert(removal)
           yield* templates.insert({
             id: templateId,
             name: "Mine",
@@ -190,6 +195,7 @@ if (skipReason !== undefined) {
         expect(Option.isNone(yield* (yield* WorkspaceStore).findTokenByHash(`hash-${workspaceId}`))).toBe(true)
         expect(Option.isNone(yield* (yield* VideoStore).getById(video.id))).toBe(true)
         expect(Option.isNone(yield* (yield* VideoStore).getWords(video.id))).toBe(true)
+        expect(Option.isNone(yield* (yield* CaptionRemovalStore).getById(removal.id))).toBe(true)
         expect(yield* templates.list(workspaceId)).toEqual([])
         expect(yield* (yield* Ledger).list(workspaceId)).toEqual([])
         expect(Option.isNone(yield* (yield* JobQueue).get(yield* Ref.get(jobId)))).toBe(true)
@@ -341,7 +347,8 @@ if (skipReason !== undefined) {
           { migration_id: 6, name: "ledger_logs" },
           { migration_id: 7, name: "video_lifecycle" },
           { migration_id: 8, name: "plan_limits" },
-          { migration_id: 9, name: "provider_keys" }
+          { migration_id: 9, name: "provider_keys" },
+          { migration_id: 10, name: "caption_removals" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))

@@ -6,6 +6,8 @@ import {
   byokRenderCents,
   captionCredits,
   FAKE_TEXT_SCREENSHOT_CREDITS,
+  removalAnalysisCredits,
+  removalWipeCredits,
   renderCredits,
   speechCredits
 } from "../../domain/pricing.ts"
@@ -17,7 +19,9 @@ const CHARGE_OF: Readonly<Record<string, (seconds: number) => number>> = {
   "render at 30 fps": (s) => renderCredits(s, 30),
   "render at 60 fps": (s) => renderCredits(s, 60),
   "render (BYOK)": byokRenderCents,
-  "screenshot": () => FAKE_TEXT_SCREENSHOT_CREDITS
+  "screenshot": () => FAKE_TEXT_SCREENSHOT_CREDITS,
+  "caption removal: finding text": removalAnalysisCredits,
+  "caption removal: wiping": removalWipeCredits
 }
 
 const SAMPLE_SECONDS = [0, 0.2, 1, 6, 7, 29.5, 59, 60, 60.5, 61, 90, 119, 120, 121, 3599, 3601, 7200]

@@ -13,7 +13,7 @@ import { Transcriber } from "../../../domain/ports/transcriber.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { captionCredits } from "../../../domain/pricing.ts"
-import { checkSource, MAX_SOURCE_BYTES } from "../../../domain/rules.ts"
+import { checkSource } from "../../../domain/rules.ts"
 import type { VideoRecord } from "../../../domain/video.ts"
 import { Done, type JobHandler } from "../../kernel/job-runner.ts"
 import { GENERATE_CAPTIONS } from "../../kernel/job-kinds.ts"
@@ -21,25 +21,15 @@ import type { ServiceConfig } from "../../kernel/service-config.ts"
 import { step } from "../../kernel/pipeline-step.ts"
 import { applyVideoEvent, failVideo, type VideoEventServices } from "../../kernel/video-events.ts"
 import { chargeWork } from "../credits/charge-work.ts"
-import { storeFile } from "../media/store-file.ts"
+import { downloadSource } from "../media/download-source.ts"
 import { localSource, withScratchDir } from "../media/scratch.ts"
 
 const Payload = Schema.Struct({ videoId: Schema.String })
 
-const SOURCE_TIMEOUT_MS = 30 * 60 * 1000
-
 const ensureStoredSource = (video: VideoRecord, dir: string) =>
   Effect.gen(function*() {
     if (video.sourceFileId !== null || video.sourceUrl === null) return
-    const url = video.sourceUrl
-    const path = `${dir}/download`
-    const { contentType } = yield* (yield* SourceFetcher).download(url, path, {
-      maxBytes: MAX_SOURCE_BYTES,
-      timeoutMs: SOURCE_TIMEOUT_MS
-    })
-    const workspace = yield* (yield* WorkspaceStore).get(video.workspaceId).pipe(Effect.map(Option.getOrThrow))
-    const name = decodeURIComponent(new URL(url).pathname.split("/").pop() || "source")
-    const file = yield* storeFile(workspace, { path, name, contentType: contentType ?? "application/octet-stream" })
+    const file = yield* downloadSource(video.workspaceId, video.sourceUrl, dir)
     yield* applyVideoEvent(video.id, (at) => ({ _tag: "SourceStored", fileId: file.id, at }))
   })
 

@@ -1,0 +1,23 @@
+import { Context, type Effect } from "effect"
+import type { WorkFailed } from "../errors.ts"
+import type { FrameSample } from "../text-regions.ts"
+
+export interface ScanRequest {
+  readonly input: string
+  /** The video's size (display, rotation applied) and length, from the probe. */
+  readonly width: number
+  readonly height: number
+  readonly durationSeconds: number
+  /** Frames sampled per second (e.g. 2). */
+  readonly samplesPerSecond: number
+  /** Boxes scoring below this are dropped (e.g. 0.8 to find regions, lower for the check after removal). */
+  readonly minScore: number
+  /** Called with the fraction of samples done (0..1). */
+  readonly onProgress?: (fraction: number) => void
+}
+
+/** Finds burned-in text on frames sampled through a video, offline. Failures are WorkFailed a person can act on. */
+export interface TextDetectorShape {
+  readonly scan: (request: ScanRequest) => Effect.Effect<ReadonlyArray<FrameSample>, WorkFailed>
+}
+export class TextDetector extends Context.Tag("TextDetector")<TextDetector, TextDetectorShape>() {}

@@ -1,0 +1,109 @@
+// POST /v1/caption-remover, tool create_caption_removal: wipes burned-in captions, watermarks and
+// logos from a video (at a URL, or uploaded as multipart on HTTP; the caption video's limits). Its own
+// record and its own work: answers at once with status `processing`, ends with a caption_removal event.
+import { Clock, Effect, Either, Schema } from "effect"
+import { applyRemovalEvent, newCaptionRemoval } from "../../../domain/caption-removal.ts"
+import { PlanForbids } from "../../../domain/errors.ts"
+import { canRender } from "../../../domain/plans.ts"
+import { JobQueue } from "../../../domain/ports/job-queue.ts"
+import { CaptionRemovalStore } from "../../../domain/ports/caption-removal-store.ts"
+import { Transactor } from "../../../domain/ports/transactor.ts"
+import { REMOVAL_ANALYSIS_CREDITS_PER_MINUTE, removalAnalysisCredits, REMOVAL_WIPE_CREDITS_PER_MINUTE } from "../../../domain/pricing.ts"
+import { SourceUrl, WebhookUrl } from "../../../domain/rules.ts"
+import { PixelBox, RemovalTarget } from "../../../domain/text-regions.ts"
+import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
+import { REMOVE_CAPTIONS, removalJobKey } from "../../kernel/job-kinds.ts"
+import { postRemovalCharge } from "../../kernel/removal-events.ts"
+import { operation } from "../../kernel/operation.ts"
+import { newId } from "../../kernel/secrets.ts"
+import { storeFile } from "../media/store-file.ts"
+
+export const CreatedCaptionRemoval = Schema.Struct({
+  id: Schema.UUID.annotations({ description: "Identifier of the caption removal; GET /v1/caption-remover/{id} follows it." }),
+  status: Schema.Literal("processing").annotations({ description: "Always `processing`: the work runs in the background." }),
+  createdAt: Schema.String.annotations({ description: "ISO 8601 UTC timestamp with milliseconds." })
+}).annotations({ identifier: "CreatedCaptionRemoval", description: "The new caption removal, processing in the background." })
+
+/** The fields besides the source, shared by the JSON operation and the multipart upload. */
+export const CaptionRemovalFields = {
+  target: Schema.optionalWith(RemovalTarget, { default: () => "all" as const }),
+  region: Schema.optional(PixelBox.annotations({
+    description: "Only text inside this rectangle (the video's pixels) is wiped; default the whole frame."
+  })),
+  webhookUrl: Schema.optional(WebhookUrl)
+}
+
+export interface CaptionRemovalRequest {
+  readonly source:
+    | { readonly _tag: "Url"; readonly url: string }
+    | { readonly _tag: "Upload"; readonly path: string; readonly name: string; readonly contentType: string }
+  readonly target?: RemovalTarget | undefined
+  readonly region?: PixelBox | undefined
+  readonly webhookUrl?: string | undefined
+}
+
+export const startCaptionRemoval = (request: CaptionRemovalRequest) =>
+  Effect.gen(function*() {
+    const workspace = yield* CurrentWorkspace
+    if (!canRender(workspace.plan, workspace.byok)) {
+      return yield* new PlanForbids({
+        plan: workspace.plan,
+        message: "Removing captions makes a new mp4, which needs a paid plan (or BYOK)."
+      })
+    }
+    const now = yield* Clock.currentTimeMillis
+    const at = new Date(now).toISOString()
+    const source = request.source._tag === "Url"
+      ? { url: request.source.url }
+      : { fileId: (yield* storeFile(workspace, request.source)).id }
+    const created = newCaptionRemoval({
+      id: newId(),
+      workspaceId: workspace.id,
+      source,
+      webhookUrl: request.webhookUrl ?? null,
+      options: { target: request.target ?? "all", region: request.region ?? null },
+      at
+    })
+    // The first minute of finding text is paid up front: a short balance is a 402 and nothing is created.
+    const first = removalAnalysisCredits(1)
+    const removal = Either.getOrThrow(applyRemovalEvent(created, { _tag: "Charged", credits: first, at }))
+    yield* (yield* Transactor).atomically(Effect.gen(function*() {
+      yield* postRemovalCharge(removal, "start", first, at)
+      yield* (yield* CaptionRemovalStore).insert(removal)
+      yield* (yield* JobQueue).enqueue({
+        lane: "media",
+        kind: REMOVE_CAPTIONS,
+        payload: { removalId: removal.id },
+        runAt: now,
+        dedupeKey: removalJobKey(removal.id),
+        workspaceId: workspace.id
+      })
+    }))
+    yield* Effect.logInfo("caption removal created").pipe(Effect.annotateLogs({ removalId: removal.id }))
+    return { id: removal.id, status: "processing" as const, createdAt: removal.createdAt }
+  }).pipe(Effect.withSpan("startCaptionRemoval"))
+
+export const createCaptionRemoval = operation({
+  name: "createCaptionRemoval",
+  summary: "Remove burned-in captions, watermarks and logos",
+  description:
+    "Finds burned-in text (captions, watermarks, logos, handles) in a video offline and wipes it while it is on screen, in one " +
+    "encode: same size, frame rate and length, audio untouched. Send JSON with `url`, or multipart form data with `file` (text " +
+    "fields as strings, `region` as a JSON string). At most 500 MB and 2 hours. `target` picks captions only or watermarks only; " +
+    "`region` limits the search to a rectangle. A video with no text completes unchanged (`regions` empty, `videoUrl` the " +
+    `source) and costs only the analysis: ${REMOVAL_ANALYSIS_CREDITS_PER_MINUTE} credits per started minute, plus ` +
+    `${REMOVAL_WIPE_CREDITS_PER_MINUTE} per started minute when text is wiped; the first minute of the analysis is charged at ` +
+    "create (a short balance is a 402 and nothing is created), the rest once the source's length is known. Needs a paid plan (or BYOK). Returns at once with " +
+    "status `processing`; poll GET /v1/caption-remover/{id} or pass `webhookUrl` (events `caption_removal.completed` and " +
+    "`caption_removal.failed`; a failure is refunded).",
+  path: Schema.Struct({}),
+  payload: Schema.Struct({ url: SourceUrl, ...CaptionRemovalFields }),
+  output: CreatedCaptionRemoval,
+  errors: ["PlanForbids", "InsufficientCredits"],
+  http: { method: "POST", path: "/v1/caption-remover" },
+  access: "workspace",
+  tool: "create_caption_removal",
+  cli: "remove-captions",
+  idempotent: true,
+  handle: ({ url, ...rest }) => startCaptionRemoval({ source: { _tag: "Url", url }, ...rest })
+})
