@@ -11,7 +11,7 @@ import { Ledger } from "../../domain/ports/ledger.ts"
 import { Outbox } from "../../domain/ports/outbox.ts"
 import { Transactor } from "../../domain/ports/transactor.ts"
 import { presentCaptionRemoval } from "../ops/caption-removal/present-caption-removal.ts"
-import { DELIVER_WEBHOOK, deliveryJobKey } from "./job-kinds.ts"
+import { queueWebhookEvent } from "./queue-webhook-event.ts"
 import { newId } from "./secrets.ts"
 import type { ServiceConfig } from "./service-config.ts"
 
@@ -20,33 +20,21 @@ export type RemovalEventServices = CaptionRemovalStore | Ledger | Outbox | JobQu
 /** The removal's charges and refunds share this work key in the ledger. */
 export const removalWorkKey = (removalId: string): string => `removal:${removalId}`
 
-const emitEnd = (removal: CaptionRemovalRecord) =>
-  Effect.gen(function*() {
-    if (removal.webhookUrl === null) return
-    const name = removal.status === "completed" ? "caption_removal.completed" : "caption_removal.failed"
-    const now = yield* Clock.currentTimeMillis
-    const added = yield* (yield* Outbox).add({
-      id: newId(),
-      workspaceId: removal.workspaceId,
-      name,
-      subjectId: removal.id,
-      // One end event per removal, whichever it is.
-      dedupeKey: `caption_removal:${removal.id}`,
-      payload: { captionRemoval: yield* presentCaptionRemoval(removal) },
-      url: removal.webhookUrl,
-      createdAt: new Date(now).toISOString(),
-      state: "pending"
-    })
-    if (Option.isSome(added)) {
-      yield* (yield* JobQueue).enqueue({
-        lane: "webhooks",
-        kind: DELIVER_WEBHOOK,
-        payload: { eventId: added.value.id },
-        runAt: now,
-        dedupeKey: deliveryJobKey(added.value.id, 1)
-      })
-    }
-  })
+const emitEnd = (removal: CaptionRemovalRecord) => {
+  const url = removal.webhookUrl
+  return url === null
+    ? Effect.void
+    : Effect.flatMap(presentCaptionRemoval(removal), (snapshot) =>
+      queueWebhookEvent({
+        workspaceId: removal.workspaceId,
+        name: removal.status === "completed" ? "caption_removal.completed" : "caption_removal.failed",
+        subjectId: removal.id,
+        // One end event per removal, whichever it is.
+        dedupeKey: `caption_removal:${removal.id}`,
+        payload: { captionRemoval: snapshot },
+        url
+      }))
+}
 
 const held = (removalId: string) =>
   Effect.flatMap(CaptionRemovalStore, (store) => store.getForUpdate(removalId)).pipe(

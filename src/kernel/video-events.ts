@@ -12,7 +12,8 @@ import { VideoStore } from "../../domain/ports/video-store.ts"
 import { isWorking, transition, type VideoEffect, type VideoEvent, type VideoRecord, workKey } from "../../domain/video.ts"
 import { workChargeKey } from "../ops/credits/charge-work.ts"
 import { presentVideo } from "../ops/videos/present-video.ts"
-import { DELIVER_WEBHOOK, deliveryJobKey, generationJobKey, RENDER_VIDEO, renderJobKey } from "./job-kinds.ts"
+import { generationJobKey, RENDER_VIDEO, renderJobKey } from "./job-kinds.ts"
+import { queueWebhookEvent } from "./queue-webhook-event.ts"
 import { newId } from "./secrets.ts"
 import { ServiceConfig } from "./service-config.ts"
 
@@ -31,29 +32,15 @@ const carryOut = (video: VideoRecord, effect: VideoEffect) =>
     const now = yield* Clock.currentTimeMillis
     switch (effect._tag) {
       case "Emit": {
-        const outbox = yield* Outbox
         if (video.webhookUrl === null) return
-        const snapshot = yield* presentVideo(video)
-        const added = yield* outbox.add({
-          id: newId(),
+        yield* queueWebhookEvent({
           workspaceId: video.workspaceId,
           name: effect.event,
           subjectId: video.id,
           dedupeKey: `${effect.event.split(".")[0]}:${effect.dedupeKey}`,
-          payload: { video: snapshot },
-          url: video.webhookUrl,
-          createdAt: new Date(now).toISOString(),
-          state: "pending"
+          payload: { video: yield* presentVideo(video) },
+          url: video.webhookUrl
         })
-        if (Option.isSome(added)) {
-          yield* (yield* JobQueue).enqueue({
-            lane: "webhooks",
-            kind: DELIVER_WEBHOOK,
-            payload: { eventId: added.value.id },
-            runAt: now,
-            dedupeKey: deliveryJobKey(added.value.id, 1)
-          })
-        }
         return
       }
       case "RefundWork": {

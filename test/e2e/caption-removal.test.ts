@@ -13,6 +13,7 @@ import type { PixelBox } from "../../domain/text-regions.ts"
 import { startApp, type TestApp } from "../support/app.ts"
 import { readFrame } from "../support/clips.ts"
 import { call, serveFiles } from "../support/http-client.ts"
+import { download, probeVideo } from "../support/media-checks.ts"
 import { startHttpsReceiver, type HttpsReceiver } from "../support/https-receiver.ts"
 
 const run = promisify(execFile)
@@ -86,21 +87,6 @@ const waitForRemoval = async (token: string, id: string, timeoutMs = 150_000) =>
   }
 }
 
-const download = async (url: string, name: string): Promise<string> => {
-  const response = await fetch(url)
-  expect(response.status).toBe(200)
-  const path = join(dir, name)
-  await writeFile(path, Buffer.from(await response.arrayBuffer()))
-  return path
-}
-
-const probe = async (path: string) => {
-  const { stdout } = await run("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", "-count_frames", path])
-  const facts = JSON.parse(stdout) as { format: { duration: string }; streams: Array<{ codec_type: string; width?: number; height?: number; nb_read_frames?: string }> }
-  const video = facts.streams.find((s) => s.codec_type === "video")!
-  return { width: video.width, height: video.height, frames: Number(video.nb_read_frames), hasAudio: facts.streams.some((s) => s.codec_type === "audio") }
-}
-
 /** PSNR in dB between two frames over the pixels `inside` picks. */
 const psnr = (a: Uint8Array, b: Uint8Array, inside: (x: number, y: number) => boolean): number => {
   let sum = 0
@@ -135,10 +121,13 @@ describe("caption removal", () => {
     expect(removal.textRemainingShare).toBeLessThanOrEqual(0.05)
     expect(removal.creditsCharged).toBe(2 + 8)
 
-    const cleaned = await download(removal.videoUrl, "smooth-cleaned.mp4")
+    const cleaned = await download(removal.videoUrl, dir, "smooth-cleaned.mp4")
     const source = join(dir, "smooth.mp4")
-    const before = await probe(source)
-    expect(await probe(cleaned)).toEqual(before)
+    const frameFacts = async (path: string) => {
+      const { width, height, frames, hasAudio } = await probeVideo(path)
+      return { width, height, frames, hasAudio }
+    }
+    expect(await frameFacts(cleaned)).toEqual(await frameFacts(source))
 
     const regions = removal.regions as ReadonlyArray<{ box: PixelBox; startSeconds: number; endSeconds: number }>
     for (const t of [1, 3, 5]) {

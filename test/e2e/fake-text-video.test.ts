@@ -1,10 +1,6 @@
 // Fake-text videos end to end: a six-message conversation becomes an mp4 of the chat screen whose
 // length follows the speech of its messages (each measured on its own through text to speech), with
 // sound where the voices speak; bad requests name their field and create nothing.
-import { execFile } from "node:child_process"
-import { writeFile } from "node:fs/promises"
-import { join } from "node:path"
-import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { chatSchedule } from "../../domain/chat-schedule.ts"
 import { chatTheme } from "../../domain/chat-themes.ts"
@@ -12,8 +8,7 @@ import type { Conversation } from "../../domain/conversation.ts"
 import { startApp, type TestApp } from "../support/app.ts"
 import { readFrame } from "../support/clips.ts"
 import { call, waitForVideo } from "../support/http-client.ts"
-
-const run = promisify(execFile)
+import { download, loudness, probeVideo as probe } from "../support/media-checks.ts"
 
 let app: TestApp
 
@@ -38,43 +33,6 @@ const CONVERSATION: Conversation = {
     { from: "sam", text: "Still a secret. I told him we are going bowling" },
     { from: "maya", text: "he hates bowling" }
   ]
-}
-
-const download = async (url: string, name: string): Promise<string> => {
-  const response = await fetch(url)
-  expect(response.status).toBe(200)
-  const path = join(app.dataDir, name)
-  await writeFile(path, Buffer.from(await response.arrayBuffer()))
-  return path
-}
-
-const probe = async (path: string) => {
-  const { stdout } = await run("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path])
-  const facts = JSON.parse(stdout) as {
-    format: { duration: string }
-    streams: Array<{ codec_type: string; width?: number; height?: number; avg_frame_rate?: string; nb_frames?: string }>
-  }
-  const video = facts.streams.find((s) => s.codec_type === "video")!
-  return {
-    duration: Number(facts.format.duration),
-    frames: Number(video.nb_frames),
-    width: video.width,
-    height: video.height,
-    frameRate: video.avg_frame_rate,
-    hasAudio: facts.streams.some((s) => s.codec_type === "audio")
-  }
-}
-
-/** RMS loudness (0..1) of the mp4's sound between two times. */
-const loudness = async (path: string, from: number, to: number): Promise<number> => {
-  const { stdout } = await run("ffmpeg", ["-v", "error", "-ss", String(from), "-t", String(to - from), "-i", path, "-ac", "1", "-ar", "8000", "-f", "s16le", "-"], {
-    encoding: "buffer",
-    maxBuffer: 1 << 24
-  })
-  const samples = new Int16Array(stdout.buffer, stdout.byteOffset, Math.floor(stdout.length / 2))
-  let sum = 0
-  for (const s of samples) sum += (s / 32768) ** 2
-  return Math.sqrt(sum / Math.max(1, samples.length))
 }
 
 /** How long a text takes to say in a voice, through the text-to-speech operation. */
@@ -105,7 +63,7 @@ describe("fake-text videos", () => {
     const schedule = chatSchedule(CONVERSATION, seconds)
     expect(video.duration).toBeCloseTo(schedule.durationSeconds, 1)
 
-    const mp4 = await download(video.videoUrl, "chat.mp4")
+    const mp4 = await download(video.videoUrl, app.dataDir, "chat.mp4")
     const facts = await probe(mp4)
     expect(facts).toMatchObject({ width: 1080, height: 1920, frameRate: "30/1", hasAudio: true })
     expect(Math.abs(facts.frames - Math.round(video.duration * 30))).toBeLessThanOrEqual(1)
@@ -148,7 +106,7 @@ describe("fake-text videos", () => {
     expect(exported.status).toBe(200)
     const rendered = await waitForVideo(app.baseUrl, token, created.body.id)
     expect(rendered.export.status).toBe("completed")
-    const mp4 = await download(rendered.videoUrl, "chat-green.mp4")
+    const mp4 = await download(rendered.videoUrl, app.dataDir, "chat-green.mp4")
     expect(await probe(mp4)).toMatchObject({ width: 1080, height: 1920, frameRate: "60/1", hasAudio: true })
     const frame = await readFrame(mp4, rendered.duration - 0.2, 1080, 1920)
     const green = (from: number, to: number) => {

@@ -1,18 +1,13 @@
 // Quiz videos end to end: three questions become an mp4 whose length is the speech (each piece
 // measured on its own through text to speech) plus the countdowns and reveals; ticks are heard during
 // a countdown; bad requests name their field. Also over MCP, with the same validation.
-import { execFile } from "node:child_process"
-import { writeFile } from "node:fs/promises"
-import { join } from "node:path"
-import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DEFAULT_OUTRO, quizSchedule, REVEAL_HOLD_SECONDS } from "../../domain/quiz.ts"
 import { connectMcp, textOf } from "../mcp/mcp-client.ts"
 import { startApp, type TestApp } from "../support/app.ts"
 import { readFrame } from "../support/clips.ts"
 import { call, waitForVideo } from "../support/http-client.ts"
-
-const run = promisify(execFile)
+import { download, loudness, probeVideo as probe } from "../support/media-checks.ts"
 
 let app: TestApp
 
@@ -37,32 +32,6 @@ const QUIZ = {
     },
     { question: "What is the capital of Japan?", answers: ["Osaka", "Tokyo"], correct: 1 }
   ]
-}
-
-const download = async (url: string, name: string): Promise<string> => {
-  const response = await fetch(url)
-  expect(response.status).toBe(200)
-  const path = join(app.dataDir, name)
-  await writeFile(path, Buffer.from(await response.arrayBuffer()))
-  return path
-}
-
-const probe = async (path: string) => {
-  const { stdout } = await run("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path])
-  const facts = JSON.parse(stdout) as { format: { duration: string }; streams: Array<{ codec_type: string; width?: number; height?: number }> }
-  const video = facts.streams.find((s) => s.codec_type === "video")!
-  return { duration: Number(facts.format.duration), width: video.width, height: video.height, hasAudio: facts.streams.some((s) => s.codec_type === "audio") }
-}
-
-const loudness = async (path: string, from: number, to: number): Promise<number> => {
-  const { stdout } = await run("ffmpeg", ["-v", "error", "-ss", String(from), "-t", String(to - from), "-i", path, "-ac", "1", "-ar", "8000", "-f", "s16le", "-"], {
-    encoding: "buffer",
-    maxBuffer: 1 << 24
-  })
-  const samples = new Int16Array(stdout.buffer, stdout.byteOffset, Math.floor(stdout.length / 2))
-  let sum = 0
-  for (const s of samples) sum += (s / 32768) ** 2
-  return Math.sqrt(sum / Math.max(1, samples.length))
 }
 
 const speechSeconds = async (token: string, script: string): Promise<number> => {
@@ -94,7 +63,7 @@ describe("quiz videos", () => {
       schedule.questions.reduce((sum, q) => sum + q.speechSeconds + (q.explanation?.speechSeconds ?? 0), 0)
     expect(video.duration).toBeGreaterThan(spoken + 3 * QUIZ.countdownSeconds + 3 * REVEAL_HOLD_SECONDS)
 
-    const mp4 = await download(video.videoUrl, "quiz.mp4")
+    const mp4 = await download(video.videoUrl, app.dataDir, "quiz.mp4")
     const facts = await probe(mp4)
     expect(facts).toMatchObject({ width: 1080, height: 1920, hasAudio: true })
     expect(Math.abs(facts.duration - video.duration)).toBeLessThan(0.1)
