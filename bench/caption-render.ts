@@ -141,8 +141,8 @@ const pipeline = async (service: ServiceProcess, clip: Clip): Promise<PipelineRu
   return { totalSeconds, uploadSeconds, videoId: id, recognisedWords: captions.words?.length ?? 0 }
 }
 
-/** The server logs one entry per step and per job (Effect's pretty logger: a header line, then `key: value` lines). */
-export const stepTimings = (log: string, videoId: string): ReadonlyArray<{ name: string; seconds: number }> => {
+/** The server logs one entry per step (of a video or a caption removal, `id` picks whose) and per job (Effect's pretty logger: a header line, then `key: value` lines). */
+export const stepTimings = (log: string, id: string): ReadonlyArray<{ name: string; seconds: number }> => {
   const entries = log.split(/\n(?=\[\d\d:\d\d:\d\d\.\d+\] )/)
   const durationOf = (entry: string): number | undefined => {
     const hrtime = /hrtime: \[\s*(\d+),\s*(\d+)\s*\]/.exec(entry)
@@ -154,9 +154,9 @@ export const stepTimings = (log: string, videoId: string): ReadonlyArray<{ name:
     const message = /^\[[^\]]+\] \w+ \([^)]*\)[^:]*: (.*)$/m.exec(entry)?.[1]?.trim()
     const duration = durationOf(entry)
     if (message === undefined || duration === undefined) return []
-    const step = /^step (\w+) done$/.exec(message)
-    if (step !== null && entry.includes(videoId)) return [{ name: `step ${step[1]}`, seconds: duration }]
-    if (message === "render encoded" && entry.includes(videoId)) return [{ name: "render encode", seconds: duration }]
+    const step = /^((?:removal )?step \w+) done$/.exec(message)
+    if (step !== null && entry.includes(id)) return [{ name: step[1]!, seconds: duration }]
+    if (message === "render encoded" && entry.includes(id)) return [{ name: "render encode", seconds: duration }]
     const kind = /^\s*kind: (\S+)$/m.exec(entry)?.[1]
     if (message === "job Done" && kind !== undefined && kind !== "webhook.deliver") return [{ name: `job ${kind}`, seconds: duration }]
     return []

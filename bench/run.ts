@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark in sequence, then one table of all their figures.
+import { captionRemoval } from "./caption-removal.ts"
 import { captionRender } from "./caption-render.ts"
 import { fakeTextScreenshot } from "./fake-text-screenshot.ts"
 import { report } from "./figures.ts"
@@ -11,6 +12,7 @@ import { webhookThroughput } from "./webhook-throughput.ts"
 
 const figures = [
   ...(await captionRender()),
+  ...(await captionRemoval()),
   ...(await generatedVideo()),
   ...(await uploadMemory()),
   ...(await getVideoLoad()),

@@ -11,7 +11,7 @@ import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { PixelBox } from "../../domain/text-regions.ts"
 import { startApp, type TestApp } from "../support/app.ts"
-import { readFrame } from "../support/clips.ts"
+import { psnr, readFrame, within } from "../support/clips.ts"
 import { call, serveFiles } from "../support/http-client.ts"
 import { download, probeVideo } from "../support/media-checks.ts"
 import { startHttpsReceiver, type HttpsReceiver } from "../support/https-receiver.ts"
@@ -87,25 +87,6 @@ const waitForRemoval = async (token: string, id: string, timeoutMs = 150_000) =>
   }
 }
 
-/** PSNR in dB between two frames over the pixels `inside` picks. */
-const psnr = (a: Uint8Array, b: Uint8Array, inside: (x: number, y: number) => boolean): number => {
-  let sum = 0
-  let n = 0
-  for (let y = 0; y < H; y++) {
-    for (let x = 0; x < W; x++) {
-      if (!inside(x, y)) continue
-      for (let c = 0; c < 3; c++) {
-        const d = a[(y * W + x) * 3 + c]! - b[(y * W + x) * 3 + c]!
-        sum += d * d
-        n++
-      }
-    }
-  }
-  return n === 0 || sum === 0 ? Infinity : 10 * Math.log10((255 * 255) / (sum / n))
-}
-
-const within = (box: PixelBox) => (x: number, y: number) => x >= box.x && x < box.x + box.width && y >= box.y && y < box.y + box.height
-
 describe("caption removal", () => {
   it("wipes a changing caption and a static watermark on a smooth background: clean inside, unchanged outside", async () => {
     const { token } = await app.createWorkspace({ credits: 100 })
@@ -138,9 +119,9 @@ describe("caption removal", () => {
       ])
       const present = regions.filter((r) => t >= r.startSeconds && t <= r.endSeconds)
       expect(present.length).toBeGreaterThan(0)
-      for (const region of present) expect(psnr(out.rgb, clean.rgb, within(region.box))).toBeGreaterThanOrEqual(30)
+      for (const region of present) expect(psnr(out, clean, within(region.box))).toBeGreaterThanOrEqual(30)
       const outside = (x: number, y: number) => !regions.some((r) => within(r.box)(x, y))
-      expect(psnr(out.rgb, input.rgb, outside)).toBeGreaterThanOrEqual(40)
+      expect(psnr(out, input, outside)).toBeGreaterThanOrEqual(40)
     }
 
     // The completed event carries exactly what GET returns, under the removal's id.

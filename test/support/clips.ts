@@ -130,3 +130,26 @@ export const bandDifference = (a: Frame, b: Frame, band: Band, threshold = 48): 
   }
   return changed / Math.max(1, (bottom - top) * a.width)
 }
+
+/** PSNR in dB between two frames over the pixels `inside` picks (Infinity when they are identical there). */
+export const psnr = (a: Frame, b: Frame, inside: (x: number, y: number) => boolean): number => {
+  if (a.width !== b.width || a.height !== b.height) throw new Error("frames of different sizes")
+  let sum = 0
+  let n = 0
+  for (let y = 0; y < a.height; y++) {
+    for (let x = 0; x < a.width; x++) {
+      if (!inside(x, y)) continue
+      for (let c = 0; c < 3; c++) {
+        const i = (y * a.width + x) * 3 + c
+        const d = a.rgb[i]! - b.rgb[i]!
+        sum += d * d
+        n++
+      }
+    }
+  }
+  return n === 0 || sum === 0 ? Infinity : 10 * Math.log10((255 * 255) / (sum / n))
+}
+
+/** Picks the pixels of a box, for `psnr`. */
+export const within = (box: { readonly x: number; readonly y: number; readonly width: number; readonly height: number }) =>
+  (x: number, y: number): boolean => x >= box.x && x < box.x + box.width && y >= box.y && y < box.y + box.height

@@ -2,7 +2,7 @@
 // sampled frames and track it into regions, wipe them in one encode, then look again on the result
 // and record the share of frames where text remains. Each step is recorded in the removal's `step`;
 // each is safe to run again when a crashed job is retried (charges are posted once).
-import { Duration, Effect, Option, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { type CaptionRemovalRecord, hasReachedRemovalStep, isTerminal, type RemovalStep } from "../../../domain/caption-removal.ts"
 import { WorkFailed } from "../../../domain/errors.ts"
 import type { BlobStore } from "../../../domain/ports/blob-store.ts"
@@ -40,7 +40,7 @@ const step = <A, E, R>(removal: CaptionRemovalRecord, name: RemovalStep, work: E
     Effect.zipRight(work),
     Effect.timed,
     Effect.tap(([duration]) =>
-      Effect.logInfo(`removal step ${name} done`).pipe(Effect.annotateLogs({ removalId: removal.id, step: name, duration: Duration.format(duration) }))
+      Effect.logInfo(`removal step ${name} done`).pipe(Effect.annotateLogs({ removalId: removal.id, step: name, duration }))
     ),
     Effect.map(([, a]) => a),
     Effect.withSpan(`removal.${name}`, { attributes: { removalId: removal.id } })
