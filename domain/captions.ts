@@ -47,12 +47,41 @@ const makePage = (lines: ReadonlyArray<CaptionLine>): CaptionPage => ({
   lines
 })
 
+/** Whether a pause or a sentence's end between two words closes the page. */
+const closesPage = (previous: TimedWord, next: TimedWord, rules: LayoutRules): boolean =>
+  next.start - previous.end >= rules.pauseSeconds || endsSentence(previous.text)
+
 /**
  * Groups words into lines (at most `maxCharsPerLine`, a single long word alone) and lines into
  * pages. A pause or the end of a sentence closes the page; a clause break closes the line.
- * Every word appears exactly once, in order.
+ * Every word appears exactly once, in order. With `lineStarts` (the indexes of the words that begin
+ * a line, as a person set them in the editor) lines break there and only there, and pages close as
+ * usual: after `linesPerPage` lines, at a pause or at a sentence's end.
  */
-export const layoutCaptions = (words: ReadonlyArray<TimedWord>, rules: LayoutRules): ReadonlyArray<CaptionPage> => {
+export const layoutCaptions = (
+  words: ReadonlyArray<TimedWord>,
+  rules: LayoutRules,
+  lineStarts: ReadonlyArray<number> | null = null
+): ReadonlyArray<CaptionPage> => (lineStarts === null ? autoLayout(words, rules) : manualLayout(words, rules, lineStarts))
+
+const manualLayout = (words: ReadonlyArray<TimedWord>, rules: LayoutRules, lineStarts: ReadonlyArray<number>): ReadonlyArray<CaptionPage> => {
+  const starts = [...new Set([0, ...lineStarts])].filter((i) => i >= 0 && i < words.length).sort((a, b) => a - b)
+  const lines = starts.map((start, k) => makeLine(words.slice(start, starts[k + 1] ?? words.length)))
+  const pages: Array<CaptionPage> = []
+  let page: Array<CaptionLine> = []
+  lines.forEach((line) => {
+    const last = page.at(-1)?.words.at(-1)
+    if (last !== undefined && (page.length >= rules.linesPerPage || closesPage(last, line.words[0]!, rules))) {
+      pages.push(makePage(page))
+      page = []
+    }
+    page.push(line)
+  })
+  if (page.length > 0) pages.push(makePage(page))
+  return pages
+}
+
+const autoLayout = (words: ReadonlyArray<TimedWord>, rules: LayoutRules): ReadonlyArray<CaptionPage> => {
   const pages: Array<CaptionPage> = []
   let lines: Array<CaptionLine> = []
   let line: Array<TimedWord> = []
@@ -70,7 +99,7 @@ export const layoutCaptions = (words: ReadonlyArray<TimedWord>, rules: LayoutRul
   words.forEach((word, i) => {
     const previous = words[i - 1]
     if (previous !== undefined) {
-      if (word.start - previous.end >= rules.pauseSeconds || endsSentence(previous.text)) closePage()
+      if (closesPage(previous, word, rules)) closePage()
       else if (endsClause(previous.text)) closeLine()
     }
     const added = chars === 0 ? word.text.length : chars + 1 + word.text.length
@@ -115,10 +144,17 @@ export const CaptionStyle = Schema.Struct({
   glow: Schema.Boolean.annotations({ description: "A soft glow around the letters." }),
   highlight: HighlightMode,
   position: CaptionPosition,
+  marginRatio: Schema.optional(Schema.Number.pipe(Schema.between(0, 0.45))).annotations({
+    description:
+      "How far the block sits from the edge it is placed on (the bottom for `bottom` and `lower-third`, the top for `top`), as a fraction of the video height. Left out: 0.08 for bottom, 0.25 for lower-third, 0.1 for top. Centred (`middle`) captions do not use it."
+  }),
   maxCharsPerLine: Schema.Int.pipe(Schema.between(8, 60)).annotations({ description: "Characters a line holds at most." }),
   linesPerPage: Schema.Int.pipe(Schema.between(1, 3)).annotations({ description: "Lines shown at once." })
 }).annotations({ identifier: "CaptionStyle", description: "How captions look; sizes scale with the video height." })
 export type CaptionStyle = typeof CaptionStyle.Type
+
+/** Some of the style's fields, to lay over a whole style. */
+export const PartialCaptionStyle = Schema.partialWith(CaptionStyle, { exact: true })
 
 export interface CaptionTemplate {
   readonly id: number
@@ -198,6 +234,15 @@ export const BUILT_IN_TEMPLATES: ReadonlyArray<CaptionTemplate> = [
 ]
 
 export const DEFAULT_TEMPLATE_ID = -1
+
+/** The default distance from the edge each position sits on, as a fraction of the height (middle is centred). */
+const DEFAULT_MARGIN_RATIO = { bottom: 0.08, "lower-third": 0.25, top: 0.1 } as const
+
+/** Where a style puts the caption block: centred, or at a distance from the bottom or top edge. */
+export const placementOf = (style: CaptionStyle): { readonly edge: "bottom" | "top" | "centre"; readonly marginRatio: number } =>
+  style.position === "middle"
+    ? { edge: "centre", marginRatio: 0 }
+    : { edge: style.position === "top" ? "top" : "bottom", marginRatio: style.marginRatio ?? DEFAULT_MARGIN_RATIO[style.position] }
 
 export const layoutRulesOf = (style: CaptionStyle): LayoutRules => ({
   maxCharsPerLine: style.maxCharsPerLine,

@@ -101,6 +101,7 @@ export const PRICE_LIST: Readonly<Record<string, ReadonlyArray<PriceRow>>> = {
   getVideo: READ,
   listVideos: READ,
   getVideoCaptions: READ,
+  editVideoCaptions: FREE_WRITE,
   cancelVideo: freeRow("free; the credits charged for the cancelled work are refunded"),
   deleteVideoMedia: FREE_WRITE,
   listVideoDeliveries: READ,

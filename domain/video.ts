@@ -47,7 +47,10 @@ export const ExportState = Schema.Struct({
     description: "Share of the encode done, 0 to 1; updated every few seconds while rendering."
   }),
   finishedAt: Schema.optional(Schema.String).annotations({ description: "When the export ended, once it has." }),
-  error: Schema.optional(Schema.String).annotations({ description: "Why the export failed, when it did." })
+  error: Schema.optional(Schema.String).annotations({ description: "Why the export failed, when it did." }),
+  startedIn: Schema.optional(Schema.Literal("api", "editor")).annotations({
+    description: "Where the export was started: `api` (the render operation) or `editor` (the web editor's Export button, which sends no event)."
+  })
 }).annotations({
   identifier: "ExportState",
   description:
@@ -116,6 +119,8 @@ export type VideoEvent =
     readonly _tag: "ExportRequested"
     readonly options: RenderOptions
     readonly webhookUrl: string | null
+    /** Exports started in the editor send no event (the spec: editor changes, re-exports included, send none). */
+    readonly startedIn?: "api" | "editor"
     readonly at: string
   }
   | {
@@ -174,6 +179,19 @@ const illegal = (v: VideoRecord, e: VideoEvent, reason: string): Transition =>
 
 const ok = (video: VideoRecord, ...effects: Array<VideoEffect>): Transition => Either.right({ video, effects })
 
+/** The event of a piece of work, unless it is an export started in the editor. */
+const announced = (v: VideoRecord, emit: VideoEffect): ReadonlyArray<VideoEffect> =>
+  isExporting(v) && v.export?.startedIn === "editor" ? [] : [emit]
+
+/** Why a video's captions and style cannot be edited now, or null when they can. */
+export const editRefusal = (v: VideoRecord): string | null =>
+  !v.generated
+    ? v.status === "processing" ? "the captions are not timed yet" : "the video failed before its captions were timed"
+    : v.status === "processing" ? "the video is being rendered"
+    : isExporting(v) ? "an export is running"
+    : v.mediaDeletedAt !== null ? "its media were deleted"
+    : null
+
 /**
  * The state machine. Terminal statuses are left only through an export, and each piece of
  * work emits exactly one event: the first time it reaches a terminal status.
@@ -224,7 +242,8 @@ export const transition = (v: VideoRecord, e: VideoEvent): Transition => {
           format: e.options.format,
           frameRate: e.options.frameRate,
           startedAt: e.at,
-          progress: 0
+          progress: 0,
+          startedIn: e.startedIn ?? "api"
         }
       }
       return ok(next, { _tag: "StartRender", options: e.options, workKey: workKey(next) })
@@ -252,7 +271,7 @@ export const transition = (v: VideoRecord, e: VideoEvent): Transition => {
             error: null,
             export: { ...v.export, status: "completed", progress: 1, finishedAt: e.at }
           },
-          { _tag: "Emit", event: "video.completed", dedupeKey: workKey(v) }
+          ...announced(v, { _tag: "Emit", event: "video.completed", dedupeKey: workKey(v) })
         )
       }
       return illegal(v, e, "no render is running")
@@ -268,7 +287,7 @@ export const transition = (v: VideoRecord, e: VideoEvent): Transition => {
       const failedEffects: Array<VideoEffect> = [
         ...(e._tag === "Cancelled" ? [{ _tag: "StopWork", workKey: workKey(v) } as const] : []),
         { _tag: "RefundWork", workKey: workKey(v) },
-        { _tag: "Emit", event: "video.failed", dedupeKey: workKey(v) }
+        ...announced(v, { _tag: "Emit", event: "video.failed", dedupeKey: workKey(v) })
       ]
       if (v.status === "processing") {
         return ok({ ...touched, status: "failed", error }, ...failedEffects)

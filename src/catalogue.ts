@@ -26,6 +26,7 @@ import { listVoices } from "./ops/speech/list-voices.ts"
 import { textToSpeech } from "./ops/speech/text-to-speech.ts"
 import { addMember } from "./ops/users/add-member.ts"
 import { createUser } from "./ops/users/create-user.ts"
+import { editVideoCaptions } from "./ops/videos/edit-video-captions.ts"
 import { getVideoCaptions } from "./ops/videos/get-video-captions.ts"
 import { getVideo } from "./ops/videos/get-video.ts"
 import { listVideos } from "./ops/videos/list-videos.ts"
@@ -54,6 +55,7 @@ export const catalogue = [
   getVideo,
   listVideos,
   getVideoCaptions,
+  editVideoCaptions,
   renderVideoOperation,
   cancelVideo,
   deleteVideoMedia,

@@ -10,7 +10,8 @@ import { payloadTooLarge } from "./api-error.ts"
 import { ReelwrightApi } from "./api.ts"
 import { AdminAuthenticationLive, type AdminToken, AuthenticationLive } from "./authentication.ts"
 import type { CatalogueServices } from "../../src/catalogue.ts"
-import { EditorRoute } from "./editor-page.ts"
+import { EditorRoutes } from "../editor/editor-routes.ts"
+import { EditorAssetsRoute } from "../editor/editor-assets.ts"
 import { AdminGroupLive, VideosGroupLive } from "./handlers.ts"
 import { MediaRoute } from "./media-route.ts"
 import { McpRoute } from "../mcp/mcp-route.ts"
@@ -102,7 +103,7 @@ export const ApiLive = HttpApiBuilder.api(ReelwrightApi).pipe(
 export const HttpAppLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
-  Layer.provide([MediaRoute, EditorRoute, VoicePreviewRoute, ArtStylePreviewRoute, HealthRoutes, OAuthRoutes, McpRoute, RequestErrorsLive]),
+  Layer.provide([MediaRoute, EditorRoutes, EditorAssetsRoute, VoicePreviewRoute, ArtStylePreviewRoute, HealthRoutes, OAuthRoutes, McpRoute, RequestErrorsLive]),
   Layer.provide(ApiLive),
   HttpServer.withLogAddress
 )

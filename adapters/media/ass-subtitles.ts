@@ -1,5 +1,5 @@
 // Caption pages + a caption style -> an ASS script for libass, sized to the output picture.
-import type { CaptionPage, CaptionStyle, TimedWord } from "../../domain/captions.ts"
+import { type CaptionPage, type CaptionStyle, placementOf, type TimedWord } from "../../domain/captions.ts"
 import type { RenderFormat } from "../../domain/rules.ts"
 
 export interface AssRequest {
@@ -46,17 +46,10 @@ interface Placement {
   readonly marginV: number
 }
 
-const placement = (position: CaptionStyle["position"], height: number): Placement => {
-  switch (position) {
-    case "bottom":
-      return { alignment: 2, marginV: Math.round(height * 0.08) }
-    case "lower-third":
-      return { alignment: 2, marginV: Math.round(height * 0.25) }
-    case "middle":
-      return { alignment: 5, marginV: 0 }
-    case "top":
-      return { alignment: 8, marginV: Math.round(height * 0.1) }
-  }
+/** ASS numpad alignment: 2 bottom centre, 5 middle centre, 8 top centre. */
+const placement = (style: CaptionStyle, height: number): Placement => {
+  const { edge, marginRatio } = placementOf(style)
+  return { alignment: edge === "bottom" ? 2 : edge === "top" ? 8 : 5, marginV: Math.round(height * marginRatio) }
 }
 
 interface Metrics {
@@ -169,7 +162,7 @@ const perSpokenWord = (
 export const assSubtitles = (request: AssRequest): string => {
   const { pages, style, width, height } = request
   const m = metrics(style, height)
-  const p = placement(style.position, height)
+  const p = placement(style, height)
   const marginH = Math.round(width * 0.06)
   const prefix = m.blur > 0 ? `{\\blur${m.blur}}` : ""
   const karaoke = style.highlight === "karaoke-fill"

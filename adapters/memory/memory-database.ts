@@ -1,5 +1,6 @@
 // The in-memory database behind every memory store, and its Transactor.
 import { Context, Effect, Exit, FiberRef, Layer, Ref } from "effect"
+import type { CaptionEdits } from "../../domain/caption-edits.ts"
 import type { CaptionRemovalRecord } from "../../domain/caption-removal.ts"
 import type { TimedWord } from "../../domain/captions.ts"
 import type { GeneratedProject } from "../../domain/generated-project.ts"
@@ -25,6 +26,7 @@ export interface Tables {
   readonly videos: ReadonlyMap<string, VideoRecord>
   readonly words: ReadonlyMap<string, ReadonlyArray<TimedWord>>
   readonly projects: ReadonlyMap<string, GeneratedProject>
+  readonly captionEdits: ReadonlyMap<string, CaptionEdits>
   readonly templates: ReadonlyMap<number, SavedTemplate>
   readonly lastTemplateId: number
   readonly ledger: ReadonlyArray<LedgerEntry>
@@ -56,6 +58,7 @@ const emptyTables: Tables = {
   videos: new Map(),
   words: new Map(),
   projects: new Map(),
+  captionEdits: new Map(),
   templates: new Map(),
   lastTemplateId: 0,
   ledger: [],

@@ -63,6 +63,12 @@ export const MemoryVideoStoreLive = Layer.effect(
           Effect.withSpan("MemoryVideoStore.saveProject")
         ),
       getProject: (videoId) =>
-        db.read((t) => Option.fromNullable(t.projects.get(videoId))).pipe(Effect.withSpan("MemoryVideoStore.getProject"))
+        db.read((t) => Option.fromNullable(t.projects.get(videoId))).pipe(Effect.withSpan("MemoryVideoStore.getProject")),
+      saveCaptionEdits: (videoId, edits) =>
+        db.write((t) => ({ ...t, captionEdits: withRow(t.captionEdits, videoId, edits) })).pipe(
+          Effect.withSpan("MemoryVideoStore.saveCaptionEdits")
+        ),
+      getCaptionEdits: (videoId) =>
+        db.read((t) => Option.fromNullable(t.captionEdits.get(videoId))).pipe(Effect.withSpan("MemoryVideoStore.getCaptionEdits"))
     }))
 )

@@ -1,6 +1,7 @@
-// VideoStore on PostgreSQL: tables videos, video_words and video_projects. Lists page by keyset on (created_at, id).
+// VideoStore on PostgreSQL: tables videos, video_words, video_projects and video_caption_edits. Lists page by keyset on (created_at, id).
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
+import type { CaptionEdits, StyleAdjustments } from "../../domain/caption-edits.ts"
 import type { TimedWord } from "../../domain/captions.ts"
 import type { GeneratedProject } from "../../domain/generated-project.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
@@ -8,6 +9,12 @@ import type { RenderOptions } from "../../domain/rules.ts"
 import type { ExportState, VideoRecord } from "../../domain/video.ts"
 import { isoText, isoTextOrNull, jsonText, jsonTextOrNull } from "./pg-values.ts"
 import { decodeListCursor, encodeListCursor } from "../video-list-cursor.ts"
+
+interface CaptionEditsRow {
+  readonly revision: number
+  readonly line_starts: ReadonlyArray<number> | null
+  readonly style: StyleAdjustments
+}
 
 interface VideoRow {
   readonly id: string
@@ -171,6 +178,22 @@ export const PgVideoStoreLive = Layer.effect(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.project)),
           Effect.orDie,
           Effect.withSpan("PgVideoStore.getProject")
+        ),
+      saveCaptionEdits: (videoId, edits) =>
+        sql`INSERT INTO video_caption_edits (video_id, revision, line_starts, style)
+          VALUES (${videoId}, ${edits.revision}, ${jsonTextOrNull(edits.lineStarts)}, ${jsonText(edits.style)})
+          ON CONFLICT (video_id) DO UPDATE SET revision = EXCLUDED.revision, line_starts = EXCLUDED.line_starts, style = EXCLUDED.style`.pipe(
+          Effect.asVoid,
+          Effect.orDie,
+          Effect.withSpan("PgVideoStore.saveCaptionEdits")
+        ),
+      getCaptionEdits: (videoId) =>
+        sql<CaptionEditsRow>`SELECT revision, line_starts, style FROM video_caption_edits WHERE video_id = ${videoId}`.pipe(
+          Effect.map((rows) =>
+            Option.map(Option.fromNullable(rows[0]), (row): CaptionEdits => ({ revision: row.revision, lineStarts: row.line_starts, style: row.style }))
+          ),
+          Effect.orDie,
+          Effect.withSpan("PgVideoStore.getCaptionEdits")
         )
     }))
 )

@@ -1,4 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
+import type { CaptionEdits } from "../caption-edits.ts"
 import type { TimedWord } from "../captions.ts"
 import type { GeneratedProject } from "../generated-project.ts"
 import type { Status, VideoRecord } from "../video.ts"
@@ -33,5 +34,8 @@ export interface VideoStoreShape {
   /** A generated video's project, replaced whole at each save. */
   readonly saveProject: (videoId: string, project: GeneratedProject) => Effect.Effect<void>
   readonly getProject: (videoId: string) => Effect.Effect<Option.Option<GeneratedProject>>
+  /** Line breaks and style adjustments made after the captions were timed, replaced whole at each save. */
+  readonly saveCaptionEdits: (videoId: string, edits: CaptionEdits) => Effect.Effect<void>
+  readonly getCaptionEdits: (videoId: string) => Effect.Effect<Option.Option<CaptionEdits>>
 }
 export class VideoStore extends Context.Tag("VideoStore")<VideoStore, VideoStoreShape>() {}

@@ -348,7 +348,8 @@ if (skipReason !== undefined) {
           { migration_id: 7, name: "video_lifecycle" },
           { migration_id: 8, name: "plan_limits" },
           { migration_id: 9, name: "provider_keys" },
-          { migration_id: 10, name: "caption_removals" }
+          { migration_id: 10, name: "caption_removals" },
+          { migration_id: 11, name: "caption_edits" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))

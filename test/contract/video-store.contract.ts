@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
+import type { CaptionEdits } from "../../domain/caption-edits.ts"
 import type { GeneratedProject } from "../../domain/generated-project.ts"
 import { type VideoPage, VideoStore } from "../../domain/ports/video-store.ts"
 import type { Status, VideoRecord } from "../../domain/video.ts"
@@ -157,5 +158,22 @@ export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore,
         }
         yield* store.saveProject(video.id, drawn)
         expect(Option.getOrThrow(yield* store.getProject(video.id))).toEqual(drawn)
+      }))
+
+    it.effect("keeps caption edits, replaced whole at each save, apart per video", () =>
+      Effect.gen(function*() {
+        const store = yield* VideoStore
+        const video = aVideo(randomUUID())
+        const other = aVideo(randomUUID())
+        yield* store.insert(video)
+        yield* store.insert(other)
+        expect(Option.isNone(yield* store.getCaptionEdits(video.id))).toBe(true)
+        const first: CaptionEdits = { revision: 1, lineStarts: [0, 3, 5], style: { position: "top", marginRatio: 0.2, textColor: "#FF0000" } }
+        yield* store.saveCaptionEdits(video.id, first)
+        expect(Option.getOrThrow(yield* store.getCaptionEdits(video.id))).toEqual(first)
+        const second: CaptionEdits = { revision: 2, lineStarts: null, style: {} }
+        yield* store.saveCaptionEdits(video.id, second)
+        expect(Option.getOrThrow(yield* store.getCaptionEdits(video.id))).toEqual(second)
+        expect(Option.isNone(yield* store.getCaptionEdits(other.id))).toBe(true)
       }))
   })

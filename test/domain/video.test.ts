@@ -244,6 +244,20 @@ describe("transition: export (the render operation)", () => {
     expect(refusal(exporting, exportRequested(21))).toMatch(/already running/)
   })
 
+  it("started in the editor: the export completes or fails (refunded) without an event", () => {
+    const fromEditor: VideoEvent = { _tag: "ExportRequested", options: { format: "standard", frameRate: 30 }, webhookUrl: null, startedIn: "editor", at: at(20) }
+    const done = run(completedVideo(), fromEditor, rendered(21))
+    expect(done.video.export).toMatchObject({ status: "completed", startedIn: "editor" })
+    expect(emits(done.effects)).toEqual([])
+    const broken = run(completedVideo(), fromEditor, failed(21))
+    expect(broken.video.status).toBe("failed")
+    expect(broken.effects.slice(1)).toEqual([{ _tag: "RefundWork", workKey: `${ID}:1` }])
+    // The next export from the API announces itself again.
+    const again = run(done.video, exportRequested(22), rendered(23))
+    expect(again.video.export).toMatchObject({ startedIn: "api" })
+    expect(emits(again.effects)).toEqual([{ _tag: "Emit", event: "video.completed", dedupeKey: `${ID}:2` }])
+  })
+
   it("while exporting, only Rendered and Failed are accepted", () => {
     const exporting = run(completedVideo(), exportRequested(20)).video
     refusal(exporting, { _tag: "StepStarted", step: "rendering", at: at(21) })

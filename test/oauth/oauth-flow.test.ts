@@ -19,9 +19,17 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startApp, type TestApp } from "../support/app.ts"
 import { makeSpokenClip } from "../support/clips.ts"
+import { FormBrowser as PageBrowser, formsOf, formTo } from "../support/form-browser.ts"
 import { call, serveFiles } from "../support/http-client.ts"
 
 const PASSWORD = "correct horse battery"
+
+/** Signs in with the test users' password unless told otherwise. */
+class FormBrowser extends PageBrowser {
+  override signIn(target: string | URL, email: string, password = PASSWORD) {
+    return super.signIn(target, email, password)
+  }
+}
 
 let app: TestApp
 let dir: string
@@ -51,77 +59,6 @@ afterAll(async () => {
   await app?.close()
   if (dir !== undefined) await rm(dir, { recursive: true, force: true })
 })
-
-const decodeEntities = (text: string): string =>
-  text.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: "\"", "#39": "'" })[e]!)
-
-interface PageForm {
-  readonly action: string
-  readonly fields: Record<string, string>
-  /** Radio choices of the form, as [value, label]. */
-  readonly choices: ReadonlyArray<readonly [string, string]>
-}
-
-/** The forms of a page, with their hidden fields. */
-const formsOf = (html: string): ReadonlyArray<PageForm> =>
-  [...html.matchAll(/<form method="post" action="([^"]*)">([\s\S]*?)<\/form>/g)].map(([, action, body]) => ({
-    action: decodeEntities(action!),
-    fields: Object.fromEntries(
-      [...body!.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map(([, n, v]) => [decodeEntities(n!), decodeEntities(v!)])
-    ),
-    choices: [...body!.matchAll(/<input type="radio" name="workspace" value="([^"]*)"[^>]*><span>([^<]*)/g)].map(([, v, label]) =>
-      [decodeEntities(v!), decodeEntities(label!).trim()] as const
-    )
-  }))
-
-const formTo = (html: string, action: string): PageForm => {
-  const form = formsOf(html).find((f) => f.action === action)
-  if (form === undefined) throw new Error(`no form posting to ${action} in:\n${html}`)
-  return form
-}
-
-/** A browser without JavaScript: a cookie jar, no redirects followed, forms posted as a browser would. */
-class FormBrowser {
-  private readonly cookies = new Map<string, string>()
-
-  constructor(private readonly baseUrl: string) {}
-
-  async request(target: string | URL, init: { method?: string; form?: Record<string, string> } = {}) {
-    const headers: Record<string, string> = { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ") }
-    if (init.form !== undefined) headers["content-type"] = "application/x-www-form-urlencoded"
-    const response = await fetch(new URL(target, this.baseUrl), {
-      method: init.method ?? (init.form === undefined ? "GET" : "POST"),
-      redirect: "manual",
-      headers,
-      ...(init.form === undefined ? {} : { body: new URLSearchParams(init.form) })
-    })
-    for (const line of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(";")
-      const [name, value] = pair!.split("=") as [string, string]
-      const expired = attributes.some((a) => /^\s*expires=Thu, 01 Jan 1970/i.test(a) || /^\s*max-age=0\s*$/i.test(a))
-      if (expired) this.cookies.delete(name.trim())
-      else this.cookies.set(name.trim(), value)
-    }
-    return { response, html: await response.text() }
-  }
-
-  cookie(name: string) {
-    return this.cookies.get(name)
-  }
-
-  /** Posts a page's form with its hidden fields plus `extra`. */
-  submit(form: PageForm, extra: Record<string, string>) {
-    return this.request(form.action, { form: { ...form.fields, ...extra } })
-  }
-
-  /** Signs in through the sign-in page a GET of `target` shows; answers where the browser was sent. */
-  async signIn(target: string | URL, email: string, password = PASSWORD) {
-    const { html } = await this.request(target)
-    const { response } = await this.submit(formTo(html, "/oauth/sign-in"), { email, password })
-    expect(response.status).toBe(303)
-    return response.headers.get("location")!
-  }
-}
 
 /**
  * Plays the user for the SDK: loads the authorize URL, signs in if asked to, picks the workspace

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { CaptionStyle } from "../../../domain/captions.ts"
+import { CaptionStyle, PartialCaptionStyle } from "../../../domain/captions.ts"
 
 export const CaptionTemplateObject = Schema.Struct({
   id: Schema.Int.annotations({ description: "Negative = built-in, positive = saved by the workspace." }),
@@ -8,8 +8,8 @@ export const CaptionTemplateObject = Schema.Struct({
   style: CaptionStyle
 }).annotations({ identifier: "CaptionTemplate", description: "A caption style." })
 
-/** Some of the style fields; the others keep their values. */
-export const StyleChanges = Schema.partialWith(CaptionStyle, { exact: true }).annotations({
+/** Some of the style fields; the others keep the base template's values. */
+export const StyleChanges = PartialCaptionStyle.annotations({
   description: "Style fields to set; the others keep the base template's values."
 })
 

@@ -12,21 +12,25 @@ export const findTemplate = (workspaceId: string, id: number) =>
       Effect.map(Option.map((t): CaptionTemplate => t))
     )
 
+/** The template a request named in `templateId`; a 400 when the workspace has no such template. */
+export const requireTemplate = (workspaceId: string, id: number) =>
+  Effect.flatMap(findTemplate(workspaceId, id), Option.match({
+    onSome: Effect.succeed,
+    onNone: () =>
+      new InvalidInput({
+        field: "templateId",
+        message: `No caption template ${id}: use a built-in id (negative) or one of this workspace's saved templates (GET /v1/caption-templates).`
+      })
+  }))
+
 /** The template a create call asked for, or the one the workspace used last, or the default. */
 export const resolveTemplate = (workspace: Workspace, requested: number | undefined) =>
-  Effect.gen(function*() {
-    const id = requested ?? workspace.lastTemplateId ?? DEFAULT_TEMPLATE_ID
-    const found = yield* findTemplate(workspace.id, id)
-    if (Option.isSome(found)) return found.value
-    if (requested !== undefined) {
-      return yield* new InvalidInput({
-        field: "templateId",
-        message: `No caption template ${requested}: use a built-in id (negative) or one of this workspace's saved templates (GET /v1/caption-templates).`
-      })
-    }
-    // The last-used template was deleted since: fall back to the default.
-    return BUILT_IN_TEMPLATES.find((t) => t.id === DEFAULT_TEMPLATE_ID)!
-  })
+  requested !== undefined
+    ? requireTemplate(workspace.id, requested)
+    : findTemplate(workspace.id, workspace.lastTemplateId ?? DEFAULT_TEMPLATE_ID).pipe(
+      // The last-used template was deleted since: fall back to the default.
+      Effect.map(Option.getOrElse(() => BUILT_IN_TEMPLATES.find((t) => t.id === DEFAULT_TEMPLATE_ID)!))
+    )
 
 /** The style to render with at render time; a template deleted since falls back to the default. */
 export const templateForRender = (workspaceId: string, id: number) =>

@@ -1,8 +1,7 @@
-// The export: charge, lay out the captions in the template's style, encode (burned into a caption
+// The export: charge, lay out the captions in the template's style with the editor's edits, encode (burned into a caption
 // video's source, or a generated video's timeline) in one pass, store the mp4 and its thumbnail. The charge is
 // in credits, or with BYOK in cash (charge-render); a failure refunds it (through the Failed transition).
 import { Duration, Effect, Fiber, Option, Schema } from "effect"
-import { layoutCaptions, layoutRulesOf } from "../../../domain/captions.ts"
 import { WorkFailed } from "../../../domain/errors.ts"
 import type { Animator } from "../../../domain/ports/animator.ts"
 import type { BlobStore } from "../../../domain/ports/blob-store.ts"
@@ -16,15 +15,14 @@ import { TimelineRenderer } from "../../../domain/ports/timeline-renderer.ts"
 import type { UploadStore } from "../../../domain/ports/upload-store.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
-import { captionStyleFor } from "../../../domain/generated-project.ts"
 import { RenderOptions } from "../../../domain/rules.ts"
 import { type VideoRecord, workKey } from "../../../domain/video.ts"
 import { Done, type JobHandler } from "../../kernel/job-runner.ts"
 import { RENDER_VIDEO } from "../../kernel/job-kinds.ts"
 import type { ServiceConfig } from "../../kernel/service-config.ts"
 import { applyVideoEvent, failVideo, type VideoEventServices } from "../../kernel/video-events.ts"
-import { templateForRender } from "../caption-templates/resolve-template.ts"
 import { localSource, withScratchDir } from "../media/scratch.ts"
+import { captionsToBurn } from "../videos/get-video-captions.ts"
 import { storeFile } from "../media/store-file.ts"
 import { chargeRender } from "./charge-render.ts"
 import { generatedTimeline } from "./generated-timeline.ts"
@@ -63,9 +61,7 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
         return yield* Effect.dieMessage(`video ${videoId} was generated without its source facts`)
       }
       yield* chargeRender(video, options.frameRate)
-      const words = yield* videos.getWords(videoId).pipe(Effect.map(Option.getOrElse(() => [])))
-      const style = captionStyleFor(video.kind, (yield* templateForRender(video.workspaceId, video.templateId)).style)
-      const pages = layoutCaptions(words, layoutRulesOf(style))
+      const { words, pages, style } = yield* captionsToBurn(video)
       const media = yield* MediaEngine
       const output = `${dir}/video.mp4`
       const fraction = { latest: 0 }

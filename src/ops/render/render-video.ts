@@ -1,5 +1,5 @@
 // POST /v1/videos/:id/render, tool render_video: exports the mp4 of a video whose captions are
-// timed. A new piece of work: its own charge, its own event.
+// timed. A new piece of work: its own charge, its own event (none when started in the editor).
 import { Effect, Either, Option, Schema } from "effect"
 import { Conflict, NotFound, PlanForbids } from "../../../domain/errors.ts"
 import { Transactor } from "../../../domain/ports/transactor.ts"
@@ -13,6 +13,44 @@ import { applyVideoEvent } from "../../kernel/video-events.ts"
 import { presentVideo } from "../videos/present-video.ts"
 import { postRenderCharge } from "./charge-render.ts"
 import { requireSourcesKept } from "./require-sources-kept.ts"
+
+/** Starts an export: in the API (it sends its event) or in the editor (it sends none). */
+export const requestExport = (
+  { id, format, frameRate, webhookUrl }: {
+    readonly id: string
+    readonly format?: RenderFormat | undefined
+    readonly frameRate?: FrameRate | undefined
+    readonly webhookUrl?: string | undefined
+  },
+  startedIn: "api" | "editor"
+) =>
+  Effect.gen(function*() {
+    const workspace = yield* CurrentWorkspace
+    if (!canRender(workspace.plan, workspace.byok)) {
+      return yield* new PlanForbids({ plan: workspace.plan, message: "Rendering an mp4 needs a paid plan (or BYOK)." })
+    }
+    const options = { format: format ?? "standard", frameRate: frameRate ?? 30 } as const
+    const tx = yield* Transactor
+    const video = yield* tx.atomically(Effect.gen(function*() {
+      const current = yield* (yield* VideoStore).get(workspace.id, id).pipe(
+        Effect.flatMap(Option.match({
+          onNone: () => new NotFound({ resource: "video", id }),
+          onSome: Effect.succeed
+        }))
+      )
+      const event = { _tag: "ExportRequested", options, webhookUrl: webhookUrl ?? null, startedIn, at: current.updatedAt } as const
+      const check = transition(current, event)
+      if (Either.isLeft(check)) return yield* new Conflict({ message: `Cannot render now: ${check.left.reason}.` })
+      yield* requireSourcesKept(current)
+      // Charged (credits, or cash with BYOK) in the transaction that starts the export: concurrent requests can
+      // never spend the same balance, a short balance is a 402 that undoes the start, and the job's charge adds nothing.
+      // The video is written before the ledger is locked, the order a failure's refund takes too.
+      const exporting = yield* applyVideoEvent(id, (at) => ({ ...event, at }))
+      yield* postRenderCharge(workspace.byok, exporting, options.frameRate)
+      return exporting
+    }))
+    return yield* presentVideo(video)
+  }).pipe(Effect.withSpan("renderVideo"))
 
 export const renderVideoOperation = operation({
   name: "renderVideo",
@@ -32,32 +70,5 @@ export const renderVideoOperation = operation({
   tool: "render_video",
   cli: "render",
   idempotent: true,
-  handle: ({ id, format, frameRate, webhookUrl }) =>
-    Effect.gen(function*() {
-      const workspace = yield* CurrentWorkspace
-      if (!canRender(workspace.plan, workspace.byok)) {
-        return yield* new PlanForbids({ plan: workspace.plan, message: "Rendering an mp4 needs a paid plan (or BYOK)." })
-      }
-      const options = { format: format ?? "standard", frameRate: frameRate ?? 30 } as const
-      const tx = yield* Transactor
-      const video = yield* tx.atomically(Effect.gen(function*() {
-        const current = yield* (yield* VideoStore).get(workspace.id, id).pipe(
-          Effect.flatMap(Option.match({
-            onNone: () => new NotFound({ resource: "video", id }),
-            onSome: Effect.succeed
-          }))
-        )
-        const event = { _tag: "ExportRequested", options, webhookUrl: webhookUrl ?? null, at: current.updatedAt } as const
-        const check = transition(current, event)
-        if (Either.isLeft(check)) return yield* new Conflict({ message: `Cannot render now: ${check.left.reason}.` })
-        yield* requireSourcesKept(current)
-        // Charged (credits, or cash with BYOK) in the transaction that starts the export: concurrent requests can
-        // never spend the same balance, a short balance is a 402 that undoes the start, and the job's charge adds nothing.
-        // The video is written before the ledger is locked, the order a failure's refund takes too.
-        const exporting = yield* applyVideoEvent(id, (at) => ({ ...event, at }))
-        yield* postRenderCharge(workspace.byok, exporting, options.frameRate)
-        return exporting
-      }))
-      return yield* presentVideo(video)
-    }).pipe(Effect.withSpan("renderVideo"))
+  handle: (input) => requestExport(input, "api")
 })

@@ -1,32 +1,63 @@
 import { Effect, Option, Schema } from "effect"
-import { CaptionPage, layoutCaptions, layoutRulesOf, TimedWord, toSrt, toVtt } from "../../../domain/captions.ts"
+import { adjustedStyle, LineStarts, NO_EDITS, StyleAdjustments } from "../../../domain/caption-edits.ts"
+import { CaptionPage, CaptionStyle, layoutCaptions, layoutRulesOf, TimedWord, toSrt, toVtt } from "../../../domain/captions.ts"
 import { Conflict } from "../../../domain/errors.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
-import { VideoId } from "../../../domain/video.ts"
+import { captionStyleFor } from "../../../domain/generated-project.ts"
+import { VideoId, type VideoRecord } from "../../../domain/video.ts"
 import { operation } from "../../kernel/operation.ts"
 import { templateForRender } from "../caption-templates/resolve-template.ts"
 import { findVideo } from "./find-video.ts"
 
 export const VideoCaptions = Schema.Struct({
   videoId: VideoId,
-  templateId: Schema.Int.annotations({ description: "The template whose layout rules made the pages." }),
-  words: Schema.Array(TimedWord).annotations({ description: "Every recognised word with its start and end." }),
+  templateId: Schema.Int.annotations({ description: "The template the captions are styled with." }),
+  revision: Schema.Int.pipe(Schema.nonNegative()).annotations({
+    description: "Counts the edits saved so far (0: none). Send it with an edit to have it refused (409) if someone saved another edit since."
+  }),
+  words: Schema.Array(TimedWord).annotations({ description: "Every word with its start and end, as recognised or spoken and then edited." }),
+  lineStarts: LineStarts,
+  adjustments: StyleAdjustments,
+  style: CaptionStyle.annotations({ description: "The style the captions are burned in: the template's with the adjustments over it." }),
   pages: Schema.Array(CaptionPage).annotations({ description: "Words grouped into lines and pages as they are burned in." }),
   srt: Schema.String.annotations({ description: "The pages as SubRip text." }),
   vtt: Schema.String.annotations({ description: "The pages as WebVTT text." })
 }).annotations({ identifier: "VideoCaptions" })
+export type VideoCaptions = typeof VideoCaptions.Type
 
-/** The timed words, laid out in the video's caption style. */
+/** A project's captions as the export will burn them: its words, laid out with its edits, in its adjusted style. */
+export const captionsToBurn = (video: VideoRecord) =>
+  Effect.gen(function*() {
+    const videos = yield* VideoStore
+    const words = yield* videos.getWords(video.id)
+    const edits = Option.getOrElse(yield* videos.getCaptionEdits(video.id), () => NO_EDITS)
+    const template = yield* templateForRender(video.workspaceId, video.templateId)
+    const style = captionStyleFor(video.kind, adjustedStyle(template.style, edits.style))
+    const wordList = Option.getOrElse(words, () => [])
+    return { timed: Option.isSome(words), template, edits, style, words: wordList, pages: layoutCaptions(wordList, layoutRulesOf(style), edits.lineStarts) }
+  })
+
+/** The timed words, laid out in the video's caption style with its edits. */
 export const videoCaptions = (id: string) =>
   Effect.gen(function*() {
     const video = yield* findVideo(id)
-    const words = yield* (yield* VideoStore).getWords(video.id)
-    if (Option.isNone(words)) {
+    const captions = yield* captionsToBurn(video)
+    if (!captions.timed) {
       return yield* new Conflict({ message: "The captions are not timed yet: wait until the video's step passes building_captions." })
     }
-    const template = yield* templateForRender(video.workspaceId, video.templateId)
-    const pages = layoutCaptions(words.value, layoutRulesOf(template.style))
-    return { videoId: video.id, templateId: template.id, words: words.value, pages, srt: toSrt(pages), vtt: toVtt(pages) }
+    const { template, edits, style, words, pages } = captions
+    return {
+      videoId: video.id,
+      templateId: template.id,
+      revision: edits.revision,
+      words,
+      lineStarts: edits.lineStarts,
+      adjustments: edits.style,
+      style,
+      pages,
+      srt: toSrt(pages),
+      vtt: toVtt(pages)
+    } satisfies VideoCaptions
   })
 
 export const getVideoCaptions = operation({

@@ -1,0 +1,170 @@
+// What the web editor edits (words, line breaks, template, style adjustments) and every edit as a
+// function from one document to the next, so undo only has to keep the old ones. Pure: it runs in
+// the page, and in Node for tests.
+import {
+  adjustedStyle,
+  lineStartsOf,
+  mergeWithNext,
+  splitLineAt,
+  splitSpacedWords,
+  type StyleAdjustments
+} from "../../../domain/caption-edits.ts"
+import { type CaptionPage, type CaptionStyle, layoutCaptions, layoutRulesOf, type TimedWord } from "../../../domain/captions.ts"
+import { captionStyleFor } from "../../../domain/generated-project.ts"
+import type { VideoKind } from "../../../domain/video.ts"
+import { assSubtitles } from "../../media/ass-subtitles.ts"
+
+export interface EditorDocument {
+  readonly words: ReadonlyArray<TimedWord>
+  readonly lineStarts: ReadonlyArray<number> | null
+  readonly templateId: number
+  readonly adjustments: StyleAdjustments
+}
+
+/** What a document looks like: the style the controls show, the pages and the script the export burns. */
+export interface Rendering {
+  /** The template's style with the adjustments over it (a video kind may still override it when burned, e.g. gameplay's centred captions). */
+  readonly chosen: CaptionStyle
+  readonly pages: ReadonlyArray<CaptionPage>
+  readonly ass: string
+}
+
+/** The video the captions are drawn over. */
+export interface VideoShape {
+  readonly kind: string
+  readonly width: number
+  readonly height: number
+}
+
+/** The same computation as the export's (captionsToBurn, then the ASS the worker burns), so the preview matches it. */
+export const renderDocument = (doc: EditorDocument, template: CaptionStyle, video: VideoShape): Rendering => {
+  const chosen = adjustedStyle(template, doc.adjustments)
+  const style = captionStyleFor(video.kind as VideoKind, chosen)
+  const pages = layoutCaptions(doc.words, layoutRulesOf(style), doc.lineStarts)
+  return { chosen, pages, ass: assSubtitles({ pages, style, width: video.width, height: video.height, format: "standard" }) }
+}
+
+/** The shortest a word may be dragged to on the timeline. */
+export const MIN_WORD_SECONDS = 0.05
+
+/**
+ * A word's text changed: blank deletes the word, spaces make it several words sharing its time
+ * (as the server would split it), so what is saved is what is shown.
+ */
+export const setWordText = (doc: EditorDocument, index: number, text: string): EditorDocument => {
+  const word = doc.words[index]
+  if (word === undefined) return doc
+  const trimmed = text.trim()
+  if (trimmed === "") return removeWord(doc, index)
+  if (trimmed === word.text) return doc
+  const split = splitSpacedWords(doc.words.map((w, i) => (i === index ? { ...w, text: trimmed } : w)), doc.lineStarts)
+  return { ...doc, words: split.words, lineStarts: split.lineStarts }
+}
+
+/** Deletes a word; a line it began now begins with the word after it. */
+export const removeWord = (doc: EditorDocument, index: number): EditorDocument => {
+  if (doc.words[index] === undefined) return doc
+  const words = doc.words.filter((_, i) => i !== index)
+  const lineStarts = doc.lineStarts === null
+    ? null
+    : [...new Set(doc.lineStarts.map((s) => (s > index ? s - 1 : s)).filter((s) => s < words.length))]
+  return { ...doc, words, lineStarts }
+}
+
+export const retimeWord = (doc: EditorDocument, index: number, times: { readonly start: number; readonly end: number }): EditorDocument => {
+  const word = doc.words[index]
+  if (word === undefined || (word.start === times.start && word.end === times.end)) return doc
+  return { ...doc, words: doc.words.map((w, i) => (i === index ? { ...w, start: times.start, end: times.end } : w)) }
+}
+
+/**
+ * How far a word's edges may be dragged: not over its neighbours (a word already overlapping one
+ * keeps the room it has) nor outside the video, and never shorter than MIN_WORD_SECONDS.
+ */
+export const dragBounds = (
+  words: ReadonlyArray<TimedWord>,
+  index: number,
+  durationSeconds: number
+): { readonly start: readonly [number, number]; readonly end: readonly [number, number] } => {
+  const word = words[index]!
+  const earliest = Math.min(words[index - 1]?.end ?? 0, word.start)
+  const latest = Math.max(words[index + 1]?.start ?? durationSeconds, word.end)
+  return {
+    start: [Math.max(0, earliest), Math.max(earliest, word.end - MIN_WORD_SECONDS)],
+    end: [Math.min(latest, word.start + MIN_WORD_SECONDS), latest]
+  }
+}
+
+export const clamp = (value: number, [low, high]: readonly [number, number]): number => Math.min(high, Math.max(low, value))
+
+/** The line starts in force: the person's, or those of the automatic layout. */
+export const lineStartsIn = (doc: EditorDocument, pages: ReadonlyArray<CaptionPage>): ReadonlyArray<number> =>
+  doc.lineStarts ?? lineStartsOf(pages)
+
+/** The index of the line holding word `at`. */
+export const lineOf = (starts: ReadonlyArray<number>, at: number): number => {
+  let line = 0
+  starts.forEach((start, i) => {
+    if (start <= at) line = i
+  })
+  return line
+}
+
+export const canSplitBefore = (starts: ReadonlyArray<number>, at: number): boolean => at > 0 && !starts.includes(at)
+
+export const canMergeAfter = (starts: ReadonlyArray<number>, at: number): boolean => lineOf(starts, at) < starts.length - 1
+
+/** Word `at` begins a new line. */
+export const splitLineBefore = (doc: EditorDocument, pages: ReadonlyArray<CaptionPage>, at: number): EditorDocument => {
+  const starts = lineStartsIn(doc, pages)
+  return canSplitBefore(starts, at) ? { ...doc, lineStarts: splitLineAt(starts, at) } : doc
+}
+
+/** The line holding word `at` takes in the line after it. */
+export const mergeLineAfter = (doc: EditorDocument, pages: ReadonlyArray<CaptionPage>, at: number): EditorDocument => {
+  const starts = lineStartsIn(doc, pages)
+  return canMergeAfter(starts, at) ? { ...doc, lineStarts: mergeWithNext(starts, lineOf(starts, at)) } : doc
+}
+
+type Adjustable = keyof StyleAdjustments
+
+/**
+ * Sets style fields over the template; a field set back to the template's value is dropped, so the
+ * adjustments hold only real changes. A new position drops the margin, whose default differs per position.
+ */
+export const adjustStyle = (doc: EditorDocument, template: CaptionStyle, changes: StyleAdjustments): EditorDocument => {
+  const merged: Record<string, unknown> = { ...doc.adjustments, ...changes }
+  if (changes.position !== undefined && changes.position !== adjustedStyle(template, doc.adjustments).position && changes.marginRatio === undefined) {
+    delete merged.marginRatio
+  }
+  for (const key of Object.keys(merged) as Array<Adjustable>) {
+    if (merged[key] === template[key]) delete merged[key]
+  }
+  return { ...doc, adjustments: merged as StyleAdjustments }
+}
+
+/** Placement belongs to the video (what the picture leaves free), so it survives a template swap; the look does not. */
+const PLACEMENT: ReadonlyArray<Adjustable> = ["position", "marginRatio"]
+
+export const swapTemplate = (doc: EditorDocument, templateId: number, template: CaptionStyle): EditorDocument => {
+  if (templateId === doc.templateId) return doc
+  const kept = Object.fromEntries(PLACEMENT.flatMap((key) => (doc.adjustments[key] === undefined ? [] : [[key, doc.adjustments[key]]])))
+  return adjustStyle({ ...doc, templateId, adjustments: {} }, template, kept)
+}
+
+/** The word being spoken at `seconds`, if any: a binary search over the words, which are in order. */
+export const wordAt = (words: ReadonlyArray<TimedWord>, seconds: number): number | null => {
+  let low = 0
+  let high = words.length - 1
+  let found = -1
+  while (low <= high) {
+    const mid = (low + high) >> 1
+    if (words[mid]!.start <= seconds) {
+      found = mid
+      low = mid + 1
+    } else {
+      high = mid - 1
+    }
+  }
+  return found >= 0 && seconds < words[found]!.end ? found : null
+}

@@ -1,0 +1,101 @@
+// What the editor page and its script exchange with the server (editor-routes.ts). Plain data and
+// types only, so the browser program imports it too. Every route sits under the editorUrl, needs the
+// signed-in session of a member of the video's workspace, and every write carries the session's CSRF
+// token in the `x-csrf-token` header.
+import type { StyleAdjustments } from "../../domain/caption-edits.ts"
+import type { CaptionPage, CaptionStyle, TimedWord } from "../../domain/captions.ts"
+import type { ExportState } from "../../domain/video.ts"
+import type { CaptionPreviewAssets } from "./caption-preview-assets.ts"
+
+export const CSRF_HEADER = "x-csrf-token"
+
+/** Paths under the editorUrl (`/editor/:token`). */
+export const EDITOR_PATHS = {
+  /** GET: EditorState, polled while an export runs. */
+  state: "/state",
+  /** PATCH: the edit (EditPayload) -> EditorCaptions. The same rules as PATCH /v1/videos/:id/captions. */
+  captions: "/captions",
+  /** POST: ExportPayload -> EditorVideo. The render operation's credits and plan rules; it sends no webhook event. */
+  exportVideo: "/export",
+  /** POST: SaveTemplatePayload -> EditorTemplate: the burned style saved as a workspace template. */
+  templates: "/templates"
+} as const
+
+export interface EditorVideo {
+  readonly id: string
+  readonly kind: string
+  readonly status: "processing" | "completed" | "failed"
+  readonly step: string
+  readonly width: number
+  readonly height: number
+  readonly duration: number
+  /** The picture the captions are previewed over: the source, without captions. */
+  readonly sourceUrl: string
+  /** The latest exported mp4, once there is one. */
+  readonly videoUrl?: string
+  readonly export?: ExportState
+  readonly error?: string
+}
+
+/** GET /v1/videos/:id/captions's answer. */
+export interface EditorCaptions {
+  readonly videoId: string
+  readonly templateId: number
+  readonly revision: number
+  readonly words: ReadonlyArray<TimedWord>
+  readonly lineStarts: ReadonlyArray<number> | null
+  readonly adjustments: StyleAdjustments
+  readonly style: CaptionStyle
+  readonly pages: ReadonlyArray<CaptionPage>
+}
+
+export interface EditorTemplate {
+  readonly id: number
+  readonly name: string
+  readonly builtIn: boolean
+  readonly style: CaptionStyle
+}
+
+export interface EditorState {
+  readonly video: EditorVideo
+  readonly captions: EditorCaptions
+}
+
+/** Everything the page's script starts from, embedded in the page as JSON. */
+export interface EditorBootstrap extends EditorState {
+  /** The editorUrl: the routes above hang under it. */
+  readonly base: string
+  readonly csrf: string
+  readonly templates: ReadonlyArray<EditorTemplate>
+  /** Whether the workspace's plan can export (else the Export button says why it is off). */
+  readonly canExport: boolean
+  readonly preview: CaptionPreviewAssets & { readonly module: string }
+}
+
+/** Any field left out stays as it is. */
+export interface EditPayload {
+  readonly words?: ReadonlyArray<TimedWord>
+  readonly lineStarts?: ReadonlyArray<number> | null
+  readonly templateId?: number
+  readonly adjustments?: StyleAdjustments
+  readonly revision?: number
+}
+
+export interface ExportPayload {
+  readonly format?: "standard" | "greenscreen"
+  readonly frameRate?: 30 | 60
+}
+
+export interface SaveTemplatePayload {
+  readonly name: string
+}
+
+/** Every refusal, in the API's error shape: the status, and a message a person can act on. */
+export interface EditorError {
+  readonly error: {
+    readonly code: string
+    readonly message: string
+    /** For bad input: `{ field, issues: [{ path, message }] }`. */
+    readonly details?: unknown
+  }
+}

@@ -1,0 +1,109 @@
+// What a person changed on a project's captions besides the words themselves: where lines break and
+// how the template's style is adjusted. The editor and PATCH /v1/videos/:id/captions make the same
+// edits through these rules, and the export reads them.
+import { Either, Schema } from "effect"
+import { type CaptionPage, type CaptionStyle, PartialCaptionStyle, type TimedWord } from "./captions.ts"
+
+export const StyleAdjustments = PartialCaptionStyle.annotations({
+  identifier: "StyleAdjustments",
+  description: "Fields of the caption style that override the template's; `{}` uses the template as it is."
+})
+export type StyleAdjustments = typeof StyleAdjustments.Type
+
+export const LineStarts = Schema.NullOr(Schema.Array(Schema.Int.pipe(Schema.nonNegative()))).annotations({
+  description:
+    "Indexes (into `words`) of the words that begin a caption line, ascending, the first one 0. Null lays lines out automatically from the style's `maxCharsPerLine`. Pages hold `linesPerPage` lines and also close at a pause or a sentence's end."
+})
+
+export interface CaptionEdits {
+  /** Counts the saved edits: an edit sent with an older revision is refused rather than overwriting a newer one. */
+  readonly revision: number
+  readonly lineStarts: ReadonlyArray<number> | null
+  readonly style: StyleAdjustments
+}
+
+export const NO_EDITS: CaptionEdits = { revision: 0, lineStarts: null, style: {} }
+
+/** The style captions are burned in: the template's, with the adjustments over it. */
+export const adjustedStyle = (template: CaptionStyle, adjustments: StyleAdjustments): CaptionStyle => ({ ...template, ...adjustments })
+
+/** The line starts of a layout, so a person can split or merge its lines. */
+export const lineStartsOf = (pages: ReadonlyArray<CaptionPage>): ReadonlyArray<number> => {
+  const starts: Array<number> = []
+  let index = 0
+  for (const line of pages.flatMap((page) => page.lines)) {
+    starts.push(index)
+    index += line.words.length
+  }
+  return starts
+}
+
+/** What is wrong with an edit, and where (a path into the request body). */
+export interface EditProblem {
+  readonly field: string
+  readonly message: string
+}
+
+/** A word's end may overrun the video by this much: recognisers round up. */
+const END_SLACK_SECONDS = 0.5
+
+/** Words in order, each inside the video and no shorter than nothing; text that is not blank. */
+export const checkWords = (words: ReadonlyArray<TimedWord>, durationSeconds: number): Either.Either<ReadonlyArray<TimedWord>, EditProblem> => {
+  for (const [i, word] of words.entries()) {
+    const field = `words.${i}`
+    if (word.text.trim() === "") return Either.left({ field: `${field}.text`, message: "A word cannot be blank: leave the word out to delete it." })
+    if (!Number.isFinite(word.start) || word.start < 0) return Either.left({ field: `${field}.start`, message: "start must be a number of seconds, 0 or more." })
+    if (!Number.isFinite(word.end) || word.end < word.start) return Either.left({ field: `${field}.end`, message: "end must not come before start." })
+    if (word.end > durationSeconds + END_SLACK_SECONDS) {
+      return Either.left({ field: `${field}.end`, message: `end is past the end of the video (${durationSeconds.toFixed(2)} s).` })
+    }
+    const previous = words[i - 1]
+    if (previous !== undefined && word.start < previous.start) {
+      return Either.left({ field: `${field}.start`, message: `Words must stay in order: this one starts before word ${i - 1}.` })
+    }
+  }
+  return Either.right(words)
+}
+
+/** Line starts that point at words, in ascending order, beginning with the first word. */
+export const checkLineStarts = (lineStarts: ReadonlyArray<number> | null, wordCount: number): Either.Either<ReadonlyArray<number> | null, EditProblem> => {
+  if (lineStarts === null) return Either.right(null)
+  if (wordCount > 0 && lineStarts[0] !== 0) return Either.left({ field: "lineStarts.0", message: "The first line starts at word 0." })
+  for (const [i, start] of lineStarts.entries()) {
+    if (start >= wordCount) return Either.left({ field: `lineStarts.${i}`, message: `There is no word ${start}: the captions have ${wordCount} words.` })
+    if (i > 0 && start <= lineStarts[i - 1]!) return Either.left({ field: `lineStarts.${i}`, message: "Line starts must be ascending, each once." })
+  }
+  return Either.right(lineStarts)
+}
+
+/**
+ * A word whose text was changed into several words ("gonna" -> "going to") becomes that many words,
+ * sharing its time in proportion to their lengths; the line starts after it move along.
+ */
+export const splitSpacedWords = (
+  words: ReadonlyArray<TimedWord>,
+  lineStarts: ReadonlyArray<number> | null
+): { readonly words: ReadonlyArray<TimedWord>; readonly lineStarts: ReadonlyArray<number> | null } => {
+  const out: Array<TimedWord> = []
+  const firstOf: Array<number> = []
+  for (const word of words) {
+    firstOf.push(out.length)
+    const parts = word.text.trim().split(/\s+/)
+    const letters = parts.reduce((n, part) => n + part.length, 0)
+    let at = word.start
+    for (const part of parts) {
+      const end = part === parts.at(-1) ? word.end : at + ((word.end - word.start) * part.length) / letters
+      out.push({ text: part, start: at, end })
+      at = end
+    }
+  }
+  return { words: out, lineStarts: lineStarts === null ? null : lineStarts.map((i) => firstOf[i] ?? out.length) }
+}
+
+/** Splits the line holding word `at` so that word begins a new line (the current layout's lines are given). */
+export const splitLineAt = (lineStarts: ReadonlyArray<number>, at: number): ReadonlyArray<number> =>
+  lineStarts.includes(at) ? lineStarts : [...lineStarts, at].sort((a, b) => a - b)
+
+/** Joins line `line` with the line after it. */
+export const mergeWithNext = (lineStarts: ReadonlyArray<number>, line: number): ReadonlyArray<number> =>
+  lineStarts.filter((_, i) => i !== line + 1)

@@ -1,0 +1,87 @@
+// PATCH /v1/videos/:id/captions, tool edit_captions: the edits the web editor makes, for scripts too:
+// fix words and their times, break lines, swap the template, adjust the style. A finished mp4 keeps
+// what it was rendered with until the next render; editing sends no event.
+import { Effect, Either, Option, Schema } from "effect"
+import {
+  checkLineStarts,
+  checkWords,
+  type EditProblem,
+  LineStarts,
+  NO_EDITS,
+  splitSpacedWords,
+  StyleAdjustments
+} from "../../../domain/caption-edits.ts"
+import { TimedWord } from "../../../domain/captions.ts"
+import { Conflict, InvalidInput, NotFound } from "../../../domain/errors.ts"
+import { Transactor } from "../../../domain/ports/transactor.ts"
+import { VideoStore } from "../../../domain/ports/video-store.ts"
+import { editRefusal, VideoId } from "../../../domain/video.ts"
+import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
+import { nowIso } from "../../kernel/now.ts"
+import { operation } from "../../kernel/operation.ts"
+import { requireTemplate } from "../caption-templates/resolve-template.ts"
+import { VideoCaptions, videoCaptions } from "./get-video-captions.ts"
+
+const MAX_WORDS = 50_000
+
+const refuse = (problem: EditProblem) => new InvalidInput(problem)
+
+export const editVideoCaptions = operation({
+  name: "editVideoCaptions",
+  summary: "Edit a video's captions and style",
+  description:
+    "Changes what the next render burns in, as the web editor does. `words` replaces the word list whole (fix a word's text, start or end; leave a word out to delete it; a word whose text holds spaces becomes that many words sharing its time). `lineStarts` sets where lines break (null: automatic). `templateId` swaps the template; `adjustments` replaces the style adjustments over it whole (`{}` clears them), e.g. `{\"position\": \"top\", \"marginRatio\": 0.15}` moves the block. Fields left out stay as they are; when `words` changes the number of words and `lineStarts` is left out, lines go back to automatic. Send `revision` (from the last answer) to have the edit refused with 409 if another edit was saved since. 409 while the video is being generated or exported, or after its media were deleted. An mp4 already rendered stays as it was until the video is rendered again. No webhook event is sent.",
+  path: Schema.Struct({ id: VideoId }),
+  payload: Schema.Struct({
+    words: Schema.optional(Schema.Array(TimedWord).pipe(Schema.maxItems(MAX_WORDS))).annotations({
+      description: "The whole word list, in order, each with text, start and end in seconds."
+    }),
+    lineStarts: Schema.optional(LineStarts),
+    templateId: Schema.optional(Schema.Int).annotations({
+      description: "A built-in template (negative id) or one of the workspace's saved templates (positive id)."
+    }),
+    adjustments: Schema.optional(StyleAdjustments),
+    revision: Schema.optional(Schema.Int.pipe(Schema.nonNegative())).annotations({
+      description: "The revision the edit was made on; a newer one saved since makes this a 409."
+    })
+  }),
+  output: VideoCaptions,
+  errors: ["NotFound", "Conflict", "InvalidInput"],
+  http: { method: "PATCH", path: "/v1/videos/:id/captions" },
+  access: "workspace",
+  tool: "edit_captions",
+  cli: "edit-captions",
+  idempotent: false,
+  handle: ({ id, words, lineStarts, templateId, adjustments, revision }) =>
+    Effect.gen(function*() {
+      const workspace = yield* CurrentWorkspace
+      const videos = yield* VideoStore
+      yield* (yield* Transactor).atomically(Effect.gen(function*() {
+        const video = yield* videos.getForUpdate(id).pipe(
+          Effect.map(Option.filter((v) => v.workspaceId === workspace.id)),
+          Effect.flatMap(Option.match({ onNone: () => new NotFound({ resource: "video", id }), onSome: Effect.succeed }))
+        )
+        const refusal = editRefusal(video)
+        if (refusal !== null) return yield* new Conflict({ message: `The captions cannot be edited now: ${refusal}.` })
+        const edits = Option.getOrElse(yield* videos.getCaptionEdits(id), () => NO_EDITS)
+        if (revision !== undefined && revision !== edits.revision) {
+          return yield* new Conflict({
+            message: `The captions were changed since revision ${revision} (now ${edits.revision}): load them again and redo the edit.`
+          })
+        }
+        const stored = Option.getOrElse(yield* videos.getWords(id), () => [])
+        // Line starts count words: they carry over only while the words they count stay the same words.
+        const starts = lineStarts !== undefined ? lineStarts : words === undefined || words.length === stored.length ? edits.lineStarts : null
+        const split = words === undefined ? { words: stored, lineStarts: starts } : splitSpacedWords(words, starts)
+        if (words !== undefined) yield* Either.mapLeft(checkWords(split.words, video.durationSeconds ?? Infinity), refuse)
+        const checkedStarts = yield* Either.mapLeft(checkLineStarts(split.lineStarts, split.words.length), refuse)
+        if (templateId !== undefined && templateId !== video.templateId) {
+          yield* requireTemplate(workspace.id, templateId)
+          yield* videos.update({ ...video, templateId, updatedAt: yield* nowIso })
+        }
+        if (words !== undefined) yield* videos.saveWords(id, split.words)
+        yield* videos.saveCaptionEdits(id, { revision: edits.revision + 1, lineStarts: checkedStarts, style: adjustments ?? edits.style })
+      }))
+      return yield* videoCaptions(id)
+    }).pipe(Effect.withSpan("editVideoCaptions", { attributes: { videoId: id } }))
+})

@@ -1,0 +1,250 @@
+// The editor's caption preview (JASSUB, served by the app's /editor-assets route) in Debian's headless
+// Chromium, against the export: the same ASS script over the same flat grey clip, screenshotted in the
+// browser and burned by the production ffmpeg path, must put the same pixels on screen; against
+// ffmpeg's libass over RGB frames (no H.264, no 4:2:0 chroma) they must match to a few levels.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Browser, chromium, type Page } from "playwright-core"
+import { Effect } from "effect"
+import { execFile } from "node:child_process"
+import { existsSync } from "node:fs"
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { CAPTION_FONT_FILES, editorAssetUrls } from "../../adapters/editor/editor-assets.ts"
+import { assSubtitles } from "../../adapters/media/ass-subtitles.ts"
+import { FfmpegEngineLive } from "../../adapters/media/ffmpeg-engine.ts"
+import { BUILT_IN_TEMPLATES, type CaptionStyle, layoutCaptions, layoutRulesOf, type TimedWord } from "../../domain/captions.ts"
+import { MediaEngine } from "../../domain/ports/media-engine.ts"
+import { type Frame, readFrame } from "../support/clips.ts"
+import { startApp, type TestApp } from "../support/app.ts"
+
+const run = promisify(execFile)
+const CHROMIUM = "/usr/bin/chromium"
+const available = existsSync(CHROMIUM)
+// In CI the browser must be there: a missing one fails the suite rather than skipping it.
+const skip = !available && process.env.CI === undefined
+if (skip) console.warn(`Skipping the caption preview test: ${CHROMIUM} is missing (apt-get install chromium). In CI it always runs.`)
+
+const W = 360
+const H = 640
+const GREY = "0x808080"
+/** Mid-word: "preview" is the spoken (highlighted) word from 0.7 s to 1.4 s. */
+const AT_SECONDS = 1
+const BOLD_POP: CaptionStyle = BUILT_IN_TEMPLATES.find((t) => t.id === -1)!.style
+const WORDS: ReadonlyArray<TimedWord> = [
+  { text: "Captions", start: 0.2, end: 0.7 },
+  { text: "preview", start: 0.7, end: 1.4 },
+  { text: "exactly", start: 1.4, end: 1.9 },
+  { text: "like", start: 2.0, end: 2.3 },
+  { text: "the", start: 2.3, end: 2.5 },
+  { text: "export.", start: 2.5, end: 2.9 }
+]
+const PAGE_PATH = "/__caption-preview-test"
+
+const scriptFor = (words: ReadonlyArray<TimedWord>) =>
+  assSubtitles({ pages: layoutCaptions(words, layoutRulesOf(BOLD_POP)), style: BOLD_POP, width: W, height: H, format: "standard" })
+
+/** What the test page puts on globalThis for page.evaluate. */
+interface PreviewHooks {
+  readonly show: (ass: string, seconds: number) => Promise<void>
+}
+
+/** The page the editor will be, reduced to the video and the preview. */
+const testPage = (videoUrl: string) => `<!doctype html><html><head><meta charset="utf-8">
+<style>body{margin:0;background:#000}#stage{position:relative;width:${W}px;height:${H}px}video{display:block;width:${W}px;height:${H}px}</style></head>
+<body><div id="stage"><video id="video" muted playsinline preload="auto"></video></div>
+<script type="module">
+import { createCaptionPreview } from ${JSON.stringify(editorAssetUrls.previewModule)}
+const video = document.getElementById("video")
+// A blob URL seeks without the server answering Range requests.
+video.src = URL.createObjectURL(await (await fetch(${JSON.stringify(videoUrl)})).blob())
+await new Promise((resolve) => video.addEventListener("loadeddata", resolve, { once: true }))
+const preview = await createCaptionPreview({ video, assets: ${JSON.stringify(editorAssetUrls)} })
+globalThis.previewHooks = {
+  show: async (ass, seconds) => {
+    if (video.currentTime !== seconds) {
+      const seeked = new Promise((resolve) => video.addEventListener("seeked", resolve, { once: true }))
+      video.currentTime = seconds
+      await seeked
+    }
+    await preview.setTrack(ass)
+  }
+}
+document.body.dataset.ready = "yes"
+</script></body></html>`
+
+/** Max channel distance between two pixels. */
+const distance = (a: Frame, b: Frame, i: number) =>
+  Math.max(Math.abs(a.rgb[i]! - b.rgb[i]!), Math.abs(a.rgb[i + 1]! - b.rgb[i + 1]!), Math.abs(a.rgb[i + 2]! - b.rgb[i + 2]!))
+
+const hexRgb = (hex: string): ReadonlyArray<number> => [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16))
+
+/**
+ * Each pixel as the nearest of the picture's colours (the grey background and the style's text,
+ * outline and highlight): -1 for the background, else the colour's index. Edge pixels and
+ * chroma-subsampled ones fall to whichever colour they are closest to.
+ */
+const classify = (frame: Frame, colours: ReadonlyArray<string>): Int8Array => {
+  const palette = [[0x80, 0x80, 0x80], ...colours.map(hexRgb)]
+  const classes = new Int8Array(frame.width * frame.height)
+  for (let p = 0; p < classes.length; p++) {
+    let best = 0
+    let bestDistance = Infinity
+    palette.forEach((rgb, k) => {
+      const d = (frame.rgb[p * 3]! - rgb[0]!) ** 2 + (frame.rgb[p * 3 + 1]! - rgb[1]!) ** 2 + (frame.rgb[p * 3 + 2]! - rgb[2]!) ** 2
+      if (d < bestDistance) [best, bestDistance] = [k, d]
+    })
+    classes[p] = best - 1
+  }
+  return classes
+}
+
+const count = (classes: Int8Array, test: (c: number) => boolean) => classes.reduce((n, c) => n + (test(c) ? 1 : 0), 0)
+
+/** How the preview's caption pixels (anything but background) and its highlight pixels compare with another frame's. */
+const agreement = (preview: Frame, other: Frame, style: CaptionStyle) => {
+  const colours = [style.textColor, style.outlineColor, style.highlightColor]
+  const highlight = colours.length - 1
+  const a = classify(preview, colours)
+  const b = classify(other, colours)
+  const caption = (c: number) => c >= 0
+  const common = a.reduce((n, c, p) => n + (caption(c) && caption(b[p]!) ? 1 : 0), 0)
+  let maxDifference = 0
+  let over48 = 0
+  for (let i = 0; i < preview.rgb.length; i += 3) {
+    const d = distance(preview, other, i)
+    maxDifference = Math.max(maxDifference, d)
+    if (d > 48) over48++
+  }
+  return {
+    caption: { preview: count(a, caption), other: count(b, caption), common },
+    highlight: { preview: count(a, (c) => c === highlight), other: count(b, (c) => c === highlight) },
+    maxDifference,
+    over48
+  }
+}
+
+const ratio = (a: number, b: number) => Math.abs(a - b) / b
+
+describe.skipIf(skip)("caption preview in Chromium", () => {
+  let app: TestApp
+  let browser: Browser
+  let page: Page
+  let dir: string
+  let grey: string
+  const requested: Array<string> = []
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "caption-preview-"))
+    grey = join(dir, "grey.mp4")
+    await run("ffmpeg", [
+      "-nostdin", "-y", "-v", "error", "-f", "lavfi", "-i", `color=c=${GREY}:s=${W}x${H}:r=30:d=3`,
+      "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-movflags", "+faststart", grey
+    ])
+    app = await startApp({ worker: false })
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--mute-audio", "--disable-dev-shm-usage"]
+    })
+    page = await browser.newPage({ viewport: { width: W, height: H } })
+    page.on("request", (request) => requested.push(request.url()))
+    const video = await readFile(grey)
+    // The test page and its clip are answered in the browser under the app's origin, so the page is
+    // same-origin with /editor-assets as the editor's will be; the app itself serves everything else.
+    await page.route(`${app.baseUrl}${PAGE_PATH}/**`, (route) =>
+      route.request().url().endsWith("/grey.mp4")
+        ? route.fulfill({ status: 200, contentType: "video/mp4", body: video })
+        : route.fulfill({ status: 200, contentType: "text/html", body: testPage(`${PAGE_PATH}/grey.mp4`) }))
+    await page.goto(`${app.baseUrl}${PAGE_PATH}/page`)
+    await page.waitForSelector("body[data-ready=yes]")
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await app?.close()
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true })
+  })
+
+  /** The video area once the preview canvas has stopped changing (it is drawn off the page's thread). */
+  const settledShot = async (name: string): Promise<Frame> => {
+    let previous: Buffer | undefined
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const shot = await page.locator("#stage").screenshot({ type: "png" })
+      if (previous !== undefined && shot.equals(previous)) {
+        const path = join(dir, `${name}.png`)
+        await writeFile(path, shot)
+        return readFrame(path, 0, W, H)
+      }
+      previous = shot
+      await page.waitForTimeout(100)
+    }
+    throw new Error("the preview never settled")
+  }
+
+  const show = async (ass: string, name: string) => {
+    await page.evaluate(([script, seconds]) => (globalThis as unknown as { previewHooks: PreviewHooks }).previewHooks.show(script, seconds), [ass, AT_SECONDS] as const)
+    return settledShot(name)
+  }
+
+  it("serves the fonts fontconfig picks for the built-in templates' family", async () => {
+    const families = [...new Set(BUILT_IN_TEMPLATES.map((t) => t.style.fontFamily))]
+    const picked = await Promise.all(families.flatMap((family) =>
+      [`${family}`, `${family}:bold`].map(async (pattern) => (await run("fc-match", ["--format=%{file}", pattern])).stdout)))
+    expect([...new Set(picked)].sort()).toEqual([...CAPTION_FONT_FILES].sort())
+  })
+
+  it("draws what ffmpeg burns, and redraws when the track changes", async () => {
+    const ass = scriptFor(WORDS)
+    const preview = await show(ass, "preview")
+
+    const burned = join(dir, "burned.mp4")
+    await Effect.runPromise(Effect.provide(
+      Effect.flatMap(MediaEngine, (engine) => engine.burnCaptions({
+        input: grey,
+        output: burned,
+        captions: { pages: layoutCaptions(WORDS, layoutRulesOf(BOLD_POP)), style: BOLD_POP },
+        format: "standard",
+        frameRate: 30,
+        width: W,
+        height: H
+      })),
+      FfmpegEngineLive
+    ))
+    const exported = agreement(preview, await readFrame(burned, AT_SECONDS, W, H), BOLD_POP)
+    // libass alone, without the export's H.264 and 4:2:0 chroma: the same script over RGB frames.
+    const scriptPath = join(dir, "captions.ass")
+    await writeFile(scriptPath, ass)
+    const { stdout: rgb } = await run("ffmpeg", [
+      "-nostdin", "-v", "error", "-i", grey, "-vf", `format=rgb24,ass=${scriptPath}`, "-ss", String(AT_SECONDS),
+      "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"
+    ], { encoding: "buffer", maxBuffer: W * H * 3 + 1024 })
+    const libass = agreement(preview, { width: W, height: H, rgb }, BOLD_POP)
+
+    expect(exported.caption.other).toBeGreaterThan(5000)
+    expect(exported.highlight.other).toBeGreaterThan(500)
+    for (const { caption, highlight } of [exported, libass]) {
+      expect(caption.common / caption.preview).toBeGreaterThanOrEqual(0.95)
+      expect(caption.common / caption.other).toBeGreaterThanOrEqual(0.95)
+      // The export's 4:2:0 chroma bleeds the highlight into its black outline.
+      expect(ratio(highlight.preview, highlight.other)).toBeLessThanOrEqual(0.15)
+    }
+    expect(libass.maxDifference).toBeLessThanOrEqual(16)
+    expect(libass.over48).toBe(0)
+    expect(ratio(libass.highlight.preview, libass.highlight.other)).toBeLessThanOrEqual(0.02)
+
+    // A fixed word must show: the same time, another text.
+    const edited = await show(scriptFor(WORDS.map((w) => w.text === "preview" ? { ...w, text: "previews" } : w)), "edited")
+    const changed = agreement(preview, edited, BOLD_POP)
+    expect(changed.over48).toBeGreaterThan(200)
+    expect(changed.highlight.other).toBeGreaterThan(changed.highlight.preview)
+
+    const origin = new URL(app.baseUrl).origin
+    expect(requested.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith("blob:"))).toEqual([])
+    expect(requested).toEqual(expect.arrayContaining([
+      `${origin}${editorAssetUrls.previewModule}`,
+      `${origin}${editorAssetUrls.workerUrl}`,
+      ...editorAssetUrls.fonts.map((font) => `${origin}${font}`)
+    ]))
+  })
+})

@@ -1,0 +1,295 @@
+// The web editor in Debian's headless Chromium against the whole service: a member signs in through
+// the sign-in page the editorUrl shows, the source plays with the captions drawn over it, a word is
+// fixed, retimed on the timeline, a line split, the block moved to the top, all autosaved; the page
+// exports and shows the mp4, whose frames carry the moved captions, and no webhook event follows the
+// export. A member of another workspace gets a 404 page, a signed-out visitor the sign-in page.
+// Screenshots for the README are refreshed with UPDATE_DOCS_SCREENSHOTS=1.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Browser, chromium, type Page } from "playwright-core"
+import { existsSync } from "node:fs"
+import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { EDITOR_CSP } from "../../adapters/editor/editor-page-html.ts"
+import { BUILT_IN_TEMPLATES, type CaptionStyle, type TimedWord } from "../../domain/captions.ts"
+import { startApp, type TestApp } from "../support/app.ts"
+import { type Band, bandDifference, type Frame, makeSpokenClip, readFrame, type SpokenClip } from "../support/clips.ts"
+import { call, serveFiles, waitForVideo } from "../support/http-client.ts"
+import { type HttpsReceiver, startHttpsReceiver } from "../support/https-receiver.ts"
+import { download } from "../support/media-checks.ts"
+
+const CHROMIUM = "/usr/bin/chromium"
+const available = existsSync(CHROMIUM)
+// In CI the browser must be there: a missing one fails the suite rather than skipping it.
+const skip = !available && process.env.CI === undefined
+if (skip) console.warn(`Skipping the editor test: ${CHROMIUM} is missing (apt-get install chromium). In CI it always runs.`)
+
+const W = 360
+const H = 640
+const PASSWORD = "a long enough password"
+/** Tall enough for the player to show the 360x640 clip at its own size, so screenshots compare with its frames. */
+const VIEWPORT = { width: 1280, height: 920 }
+/** Rows of the picture; the player's rounded corners stay outside them. */
+const BANDS = { top: { top: 12, bottom: 230 }, middle: { top: 230, bottom: 410 }, bottom: { top: 410, bottom: 628 } } satisfies Record<string, Band>
+const FIXED = "Lighthouse"
+const BOLD_POP: CaptionStyle = BUILT_IN_TEMPLATES.find((t) => t.id === -1)!.style
+
+/** The <video> as the page functions below use it. */
+interface PlayerElement {
+  currentTime: number
+  readonly pause: () => void
+  readonly addEventListener: (type: "seeked", listener: (event: unknown) => void, options: { readonly once: boolean }) => void
+}
+
+const hexRgb = (hex: string): ReadonlyArray<number> => [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16))
+
+/** Pixels of a band that captions changed (against the source frame) to about `colour`. */
+const captionPixels = (shot: Frame, source: Frame, band: Band, colour: string): number => {
+  const [r, g, b] = hexRgb(colour) as [number, number, number]
+  let n = 0
+  for (let i = band.top * W * 3; i < band.bottom * W * 3; i += 3) {
+    const changed = Math.max(...[0, 1, 2].map((c) => Math.abs(shot.rgb[i + c]! - source.rgb[i + c]!))) > 48
+    const near = Math.max(Math.abs(shot.rgb[i]! - r), Math.abs(shot.rgb[i + 1]! - g), Math.abs(shot.rgb[i + 2]! - b)) <= 40
+    if (changed && near) n++
+  }
+  return n
+}
+
+describe.skipIf(skip)("the web editor in Chromium", () => {
+  let app: TestApp
+  let browser: Browser
+  let dir: string
+  let shotsDir: string
+  let clip: SpokenClip
+  let files: Awaited<ReturnType<typeof serveFiles>>
+  let receiver: HttpsReceiver
+  let studio: { workspaceId: string; token: string }
+  let video: { id: string; editorUrl: string }
+  let words: ReadonlyArray<TimedWord>
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "editor-app-"))
+    shotsDir = process.env.UPDATE_DOCS_SCREENSHOTS === "1" ? join(process.cwd(), "docs", "editor") : dir
+    await mkdir(shotsDir, { recursive: true })
+    app = await startApp()
+    studio = await app.createWorkspace({ name: "Studio" })
+    const other = await app.createWorkspace({ name: "Elsewhere" })
+    await app.createUser({ email: "editor@example.com", password: PASSWORD, workspaces: [{ workspaceId: studio.workspaceId }] })
+    await app.createUser({ email: "stranger@example.com", password: PASSWORD, workspaces: [{ workspaceId: other.workspaceId }] })
+    clip = await makeSpokenClip({ text: "Good morning everyone. Welcome to the harbour tour.", width: W, height: H, fps: 30, silenceBefore: 0.3, silenceAfter: 0.8, dir })
+    files = await serveFiles({ "clip.mp4": { path: clip.path, contentType: "video/mp4" } })
+    receiver = await startHttpsReceiver()
+    const created = await call(app.baseUrl, "/v1/caption-videos", { token: studio.token, json: { url: files.url("clip.mp4"), webhookUrl: `${receiver.url}/hook` } })
+    expect(created.status).toBe(200)
+    video = await waitForVideo(app.baseUrl, studio.token, created.body.id)
+    expect(video).toMatchObject({ status: "completed" })
+    words = (await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token: studio.token })).body.words
+    expect(words.length).toBeGreaterThan(4)
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--mute-audio", "--disable-dev-shm-usage", "--autoplay-policy=no-user-gesture-required"]
+    })
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await receiver?.close()
+    await files?.close()
+    await app?.close()
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true })
+  })
+
+  const events = () => receiver.requests.map((r) => r.headers["x-service-event"])
+
+  /** What the page's browser asked for, and what its Content-Security-Policy refused. */
+  const seen = new WeakMap<Page, { readonly requested: Array<string>; readonly refused: Array<string> }>()
+
+  /** A fresh browser profile at the editorUrl, signed in as `email` through the sign-in page it shows. */
+  const signedIn = async (email: string): Promise<Page> => {
+    const page = await (await browser.newContext({ viewport: VIEWPORT })).newPage()
+    const log = { requested: [] as Array<string>, refused: [] as Array<string> }
+    seen.set(page, log)
+    page.on("request", (request) => log.requested.push(request.url()))
+    page.on("console", (message) => {
+      if (message.text().includes("Content Security Policy")) log.refused.push(message.text())
+    })
+    await page.goto(video.editorUrl)
+    expect(await page.locator("h1").textContent()).toBe("Sign in")
+    await page.fill("#email", email)
+    await page.fill("#password", PASSWORD)
+    await Promise.all([page.waitForURL(video.editorUrl), page.click("button[type=submit]")])
+    return page
+  }
+
+  /** The player (video and preview canvas) once the preview has stopped changing, as a frame. */
+  const playerShot = async (page: Page, name: string): Promise<Frame> => {
+    let previous: Buffer | undefined
+    for (let attempt = 0; attempt < 30; attempt++) {
+      const shot = await page.locator("#player").screenshot({ type: "png" })
+      if (previous !== undefined && shot.equals(previous)) {
+        const path = join(dir, `${name}.png`)
+        await writeFile(path, shot)
+        return readFrame(path, 0, W, H)
+      }
+      previous = shot
+      await page.waitForTimeout(150)
+    }
+    throw new Error("the preview never settled")
+  }
+
+  /** Seeks the paused player (the test program has no DOM types: the element is described here). */
+  const seekTo = (page: Page, seconds: number) =>
+    page.locator("#player video").evaluate(async (element, t) => {
+      const player = element as unknown as PlayerElement
+      player.pause()
+      const seeked = new Promise((resolve) => player.addEventListener("seeked", resolve, { once: true }))
+      player.currentTime = t
+      await seeked
+    }, seconds)
+
+  /** Runs an edit and waits until the preview has drawn the script it made. */
+  const drawn = async (page: Page, edit: () => Promise<unknown>) => {
+    const before = Number(await page.locator("#player").getAttribute("data-drawn"))
+    await edit()
+    await expect.poll(async () => Number(await page.locator("#player").getAttribute("data-drawn")), { timeout: 10_000 }).toBeGreaterThan(before)
+  }
+
+  const saved = (page: Page) => expect.poll(() => page.locator("#save-state").textContent(), { timeout: 10_000 }).toBe("All changes saved")
+
+  const captions = async () => (await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token: studio.token })).body
+
+  const screenshot = async (page: Page, name: string) => {
+    const path = join(shotsDir, `${name}.png`)
+    await page.screenshot({ path, type: "png" })
+    expect((await stat(path)).size).toBeLessThan(700 * 1024)
+  }
+
+  it("plays with the captions over it, edits and autosaves, and exports without an event", async () => {
+    await expect.poll(events, { timeout: 30_000 }).toEqual(["video.completed"])
+    const page = await signedIn("editor@example.com")
+    const served = await page.request.get(video.editorUrl)
+    expect(served.headers()["content-security-policy"]).toBe(EDITOR_CSP)
+    await page.waitForSelector("body[data-ready=yes]")
+    await page.waitForSelector("#player[data-preview=ready]", { timeout: 30_000 })
+    expect(await page.locator("#player").boundingBox()).toMatchObject({ width: W, height: H })
+    expect(await page.locator("button.word").count()).toBe(words.length)
+
+    // It plays.
+    await page.click("#play")
+    await expect.poll(() => page.locator("#player video").evaluate((element) => (element as unknown as PlayerElement).currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5)
+    await page.click("#play")
+
+    // At a word's time the preview draws Bold pop in the middle of the picture: white text, the word in yellow.
+    const word = words[1]!
+    const at = (word.start + word.end) / 2
+    const source = await readFrame(clip.path, at, W, H)
+    await seekTo(page, at)
+    const before = await playerShot(page, "before")
+    expect(captionPixels(before, source, BANDS.middle, BOLD_POP.textColor)).toBeGreaterThan(400)
+    expect(captionPixels(before, source, BANDS.middle, BOLD_POP.highlightColor)).toBeGreaterThan(100)
+    expect(bandDifference(before, source, BANDS.top)).toBeLessThan(0.002)
+
+    // Fix the word (undo and redo it on the way).
+    await drawn(page, async () => {
+      await page.click("#word-1")
+      await page.fill("#word-text", FIXED)
+      await page.press("#word-text", "Enter")
+    })
+    expect(await page.locator("#word-1").textContent()).toBe(FIXED)
+    await page.click("#undo")
+    expect(await page.locator("#word-1").textContent()).toBe(word.text)
+    await page.keyboard.press("Control+Shift+z")
+    expect(await page.locator("#word-1").textContent()).toBe(FIXED)
+
+    // Shorten the first word by dragging its end on the timeline (0.1 s at the zoom's pixels per second).
+    const handle = (await page.locator("#block-0 .handle.end").boundingBox())!
+    const pixelsPerSecond = Number(await page.inputValue("#zoom"))
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(handle.x + handle.width / 2 - 0.1 * pixelsPerSecond, handle.y + handle.height / 2, { steps: 4 })
+    await page.mouse.up()
+    const shortened = Number(await page.inputValue("#word-end"))
+    expect(shortened).toBeCloseTo(words[0]!.end - 0.1, 1)
+
+    // Break a line before the fixed word, and move the block to the top.
+    await page.click("#word-1")
+    await page.press("#word-text", "Escape")
+    await page.click("#split-line")
+    await drawn(page, () => page.selectOption("#position", "top"))
+    await saved(page)
+    const stored = await captions()
+    expect(stored.words[1].text).toBe(FIXED)
+    expect(stored.words[0].end).toBeCloseTo(shortened, 2)
+    expect(stored.lineStarts).toContain(1)
+    expect(stored.adjustments).toEqual({ position: "top" })
+
+    await seekTo(page, at)
+    const moved = await playerShot(page, "moved")
+    expect(captionPixels(moved, source, BANDS.top, BOLD_POP.textColor)).toBeGreaterThan(400)
+    expect(bandDifference(moved, source, BANDS.middle)).toBeLessThan(0.002)
+    expect(bandDifference(moved, source, BANDS.bottom)).toBeLessThan(0.002)
+    await page.click("#word-1")
+    await page.press("#word-text", "Escape")
+    await screenshot(page, "editor")
+
+    // The style as it is now, saved as a workspace template: the project now uses it, with nothing adjusted over it.
+    await page.fill("#template-name", "Top captions")
+    await page.click("#save-template")
+    await expect.poll(() => page.locator("#template option:checked").textContent()).toBe("Top captions")
+    await saved(page)
+    const templated = await captions()
+    expect(templated).toMatchObject({ adjustments: {}, style: { position: "top" } })
+    expect(templated.templateId).toBeGreaterThan(0)
+
+    // Export from the page: progress, then the mp4 in the page.
+    await page.click("#export")
+    await page.waitForSelector("#export-link", { timeout: 120_000 })
+    expect(await page.locator("#export-video").getAttribute("src")).toBe(await page.locator("#export-link").getAttribute("href"))
+    await expect.poll(() => page.locator("#export-video").evaluate((element) => (element as unknown as { readonly readyState: number }).readyState)).toBeGreaterThanOrEqual(2)
+    await screenshot(page, "exported")
+    const mp4 = await download(new URL((await page.locator("#export-link").getAttribute("href"))!, app.baseUrl).href, dir, "exported.mp4")
+    const exported = await readFrame(mp4, at, W, H)
+    expect(bandDifference(exported, source, BANDS.top)).toBeGreaterThan(0.005)
+    expect(bandDifference(exported, source, BANDS.middle)).toBeLessThan(0.002)
+    expect(bandDifference(exported, source, BANDS.bottom)).toBeLessThan(0.002)
+    expect(await waitForVideo(app.baseUrl, studio.token, video.id)).toMatchObject({ export: { status: "completed", startedIn: "editor" } })
+    // Everything came from the service itself, and the page's CSP refused nothing (JASSUB's worker and wasm included).
+    const { requested, refused } = seen.get(page)!
+    expect(refused).toEqual([])
+    expect(requested.filter((url) => !url.startsWith(`${app.baseUrl}/`) && !url.startsWith("blob:") && !url.startsWith("data:"))).toEqual([])
+    expect(requested.some((url) => url.endsWith(".wasm"))).toBe(true)
+
+    // Only the creation's event: the export from the editor sends none.
+    await page.waitForTimeout(1000)
+    expect(events()).toEqual(["video.completed"])
+
+    // Someone else saves (a script through the API): the page's next save is refused, and it loads theirs.
+    const theirs = templated.words.map((w: TimedWord, i: number) => (i === 2 ? { ...w, text: "Quay" } : w))
+    expect((await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { method: "PATCH", token: studio.token, json: { words: theirs } })).status).toBe(200)
+    await page.selectOption("#position", "bottom")
+    await expect.poll(() => page.locator("#notice-text").textContent(), { timeout: 10_000 }).toContain("changed since revision")
+    expect(await page.locator("#word-2").textContent()).toBe("Quay")
+    expect(await page.inputValue("#position")).toBe("top")
+    await saved(page)
+    expect((await captions()).words[2].text).toBe("Quay")
+    await page.context().close()
+  }, 240_000)
+
+  it("shows a member of another workspace a 404 page, and a signed-out visitor the sign-in page", async () => {
+    const stranger = await signedIn("stranger@example.com")
+    const body = await stranger.locator("body").textContent()
+    expect(await stranger.locator("h1").textContent()).toBe("No project here")
+    expect(body).not.toContain(FIXED)
+    expect(await stranger.locator("#editor-bootstrap").count()).toBe(0)
+    const again = await stranger.goto(video.editorUrl)
+    expect(again?.status()).toBe(404)
+    await stranger.context().close()
+
+    const visitor = await (await browser.newContext({ viewport: VIEWPORT })).newPage()
+    const opened = await visitor.goto(video.editorUrl)
+    expect(opened?.status()).toBe(200)
+    expect(await visitor.locator("h1").textContent()).toBe("Sign in")
+    expect(await visitor.locator("#editor-bootstrap").count()).toBe(0)
+    await visitor.context().close()
+  })
+})
