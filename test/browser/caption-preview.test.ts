@@ -3,10 +3,9 @@
 // browser and burned by the production ffmpeg path, must put the same pixels on screen; against
 // ffmpeg's libass over RGB frames (no H.264, no 4:2:0 chroma) they must match to a few levels.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Browser, chromium, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { Effect } from "effect"
 import { execFile } from "node:child_process"
-import { existsSync } from "node:fs"
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -18,13 +17,10 @@ import { BUILT_IN_TEMPLATES, type CaptionStyle, layoutCaptions, layoutRulesOf, t
 import { MediaEngine } from "../../domain/ports/media-engine.ts"
 import { type Frame, readFrame } from "../support/clips.ts"
 import { startApp, type TestApp } from "../support/app.ts"
+import { launchChromium, settledShot, skipWithoutChromium } from "../support/chromium.ts"
 
 const run = promisify(execFile)
-const CHROMIUM = "/usr/bin/chromium"
-const available = existsSync(CHROMIUM)
-// In CI the browser must be there: a missing one fails the suite rather than skipping it.
-const skip = !available && process.env.CI === undefined
-if (skip) console.warn(`Skipping the caption preview test: ${CHROMIUM} is missing (apt-get install chromium). In CI it always runs.`)
+const skip = skipWithoutChromium("the caption preview test")
 
 const W = 360
 const H = 640
@@ -143,10 +139,7 @@ describe.skipIf(skip)("caption preview in Chromium", () => {
       "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-movflags", "+faststart", grey
     ])
     app = await startApp({ worker: false })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--mute-audio", "--disable-dev-shm-usage"]
-    })
+    browser = await launchChromium({ media: true })
     page = await browser.newPage({ viewport: { width: W, height: H } })
     page.on("request", (request) => requested.push(request.url()))
     const video = await readFile(grey)
@@ -167,24 +160,11 @@ describe.skipIf(skip)("caption preview in Chromium", () => {
   })
 
   /** The video area once the preview canvas has stopped changing (it is drawn off the page's thread). */
-  const settledShot = async (name: string): Promise<Frame> => {
-    let previous: Buffer | undefined
-    for (let attempt = 0; attempt < 20; attempt++) {
-      const shot = await page.locator("#stage").screenshot({ type: "png" })
-      if (previous !== undefined && shot.equals(previous)) {
-        const path = join(dir, `${name}.png`)
-        await writeFile(path, shot)
-        return readFrame(path, 0, W, H)
-      }
-      previous = shot
-      await page.waitForTimeout(100)
-    }
-    throw new Error("the preview never settled")
-  }
+  const stageShot = (name: string): Promise<Frame> => settledShot(page, page.locator("#stage"), { dir, name, width: W, height: H })
 
   const show = async (ass: string, name: string) => {
     await page.evaluate(([script, seconds]) => (globalThis as unknown as { previewHooks: PreviewHooks }).previewHooks.show(script, seconds), [ass, AT_SECONDS] as const)
-    return settledShot(name)
+    return stageShot(name)
   }
 
   it("serves the fonts fontconfig picks for the built-in templates' family", async () => {

@@ -5,24 +5,20 @@
 // export. A member of another workspace gets a 404 page, a signed-out visitor the sign-in page.
 // Screenshots for the README are refreshed with UPDATE_DOCS_SCREENSHOTS=1.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Browser, chromium, type Page } from "playwright-core"
-import { existsSync } from "node:fs"
-import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises"
+import type { Browser, Page } from "playwright-core"
+import { mkdir, mkdtemp, rm, stat } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { EDITOR_CSP } from "../../adapters/editor/editor-page-html.ts"
 import { BUILT_IN_TEMPLATES, type CaptionStyle, type TimedWord } from "../../domain/captions.ts"
 import { startApp, type TestApp } from "../support/app.ts"
+import { launchChromium, settledShot, skipWithoutChromium } from "../support/chromium.ts"
 import { type Band, bandDifference, type Frame, makeSpokenClip, readFrame, type SpokenClip } from "../support/clips.ts"
 import { call, serveFiles, waitForVideo } from "../support/http-client.ts"
 import { type HttpsReceiver, startHttpsReceiver } from "../support/https-receiver.ts"
 import { download } from "../support/media-checks.ts"
 
-const CHROMIUM = "/usr/bin/chromium"
-const available = existsSync(CHROMIUM)
-// In CI the browser must be there: a missing one fails the suite rather than skipping it.
-const skip = !available && process.env.CI === undefined
-if (skip) console.warn(`Skipping the editor test: ${CHROMIUM} is missing (apt-get install chromium). In CI it always runs.`)
+const skip = skipWithoutChromium("the editor test")
 
 const W = 360
 const H = 640
@@ -85,10 +81,7 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
     expect(video).toMatchObject({ status: "completed" })
     words = (await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token: studio.token })).body.words
     expect(words.length).toBeGreaterThan(4)
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--mute-audio", "--disable-dev-shm-usage", "--autoplay-policy=no-user-gesture-required"]
-    })
+    browser = await launchChromium({ media: true })
   })
 
   afterAll(async () => {
@@ -122,20 +115,8 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
   }
 
   /** The player (video and preview canvas) once the preview has stopped changing, as a frame. */
-  const playerShot = async (page: Page, name: string): Promise<Frame> => {
-    let previous: Buffer | undefined
-    for (let attempt = 0; attempt < 30; attempt++) {
-      const shot = await page.locator("#player").screenshot({ type: "png" })
-      if (previous !== undefined && shot.equals(previous)) {
-        const path = join(dir, `${name}.png`)
-        await writeFile(path, shot)
-        return readFrame(path, 0, W, H)
-      }
-      previous = shot
-      await page.waitForTimeout(150)
-    }
-    throw new Error("the preview never settled")
-  }
+  const playerShot = (page: Page, name: string): Promise<Frame> =>
+    settledShot(page, page.locator("#player"), { dir, name, width: W, height: H })
 
   /** Seeks the paused player (the test program has no DOM types: the element is described here). */
   const seekTo = (page: Page, seconds: number) =>

@@ -3,22 +3,18 @@
 // the app's loopback server with a code that exchanges for tokens, disconnecting the app, and a page
 // that refuses to be framed. Screenshots for the README are refreshed with UPDATE_DOCS_SCREENSHOTS=1.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Browser, chromium, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { createHash, randomBytes } from "node:crypto"
-import { existsSync } from "node:fs"
 import { mkdir, mkdtemp, rm, stat } from "node:fs/promises"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startApp, type TestApp } from "../support/app.ts"
+import { launchChromium, skipWithoutChromium } from "../support/chromium.ts"
 
-const CHROMIUM = "/usr/bin/chromium"
 const PASSWORD = "a long enough password"
-const available = existsSync(CHROMIUM)
-// In CI the browser must be there: a missing one fails the suite rather than skipping it.
-const skip = !available && process.env.CI === undefined
-if (skip) console.warn(`Skipping the browser tests: ${CHROMIUM} is missing (apt-get install chromium). In CI they always run.`)
+const skip = skipWithoutChromium("the OAuth page tests")
 
 /** The app's side of the redirect: a loopback server that records what the browser brings back. */
 const startRedirectTarget = async () => {
@@ -71,10 +67,7 @@ describe.skipIf(skip)("OAuth pages in Chromium", () => {
     clientId = ((await registered.json()) as { client_id: string }).client_id
     shotsDir = process.env.UPDATE_DOCS_SCREENSHOTS === "1" ? join(process.cwd(), "docs", "oauth") : await mkdtemp(join(tmpdir(), "oauth-shots-"))
     await mkdir(shotsDir, { recursive: true })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-    })
+    browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 640, height: 720 } })
   })
 
