@@ -88,6 +88,16 @@ export const QuizVisuals = Schema.TaggedStruct("Quiz", {
 })
 export type QuizVisuals = typeof QuizVisuals.Type
 
+/**
+ * What the editor previews captions over for a generated video: its timeline rendered once, without
+ * captions (captions never change the rest of the picture), or why that failed.
+ */
+export const EditorPicture = Schema.Union(
+  Schema.TaggedStruct("Ready", { fileId: Schema.String }),
+  Schema.TaggedStruct("Failed", { error: Schema.String })
+)
+export type EditorPicture = typeof EditorPicture.Type
+
 export const GeneratedProject = Schema.Struct({
   script: Schema.String,
   voiceId: Schema.String,
@@ -95,17 +105,24 @@ export const GeneratedProject = Schema.Struct({
   /** Keeps a video's pictures the same when a crashed job makes them again. */
   seed: Schema.Int,
   narrationFileId: Schema.NullOr(Schema.String),
-  visuals: Schema.Union(IllustratedVisuals, GameplayVisuals, ChatVisuals, QuizVisuals)
+  visuals: Schema.Union(IllustratedVisuals, GameplayVisuals, ChatVisuals, QuizVisuals),
+  editorPicture: Schema.optional(EditorPicture)
 })
 export type GeneratedProject = typeof GeneratedProject.Type
 
-/** The files the project made for its video: the narration, the drawn pictures, the made footage (never uploads, which are the workspace's). */
+/** The files the project made for its video and renders from: the narration, the drawn pictures, the made footage (never uploads, which are the workspace's). */
 export const projectFileIds = (project: GeneratedProject): ReadonlyArray<string> => {
   const visuals = project.visuals._tag === "Illustrated"
     ? project.visuals.scenes.map((scene) => scene.imageFileId)
     : [project.visuals.footageFileId]
   return [project.narrationFileId, ...visuals].filter((id): id is string => id !== null)
 }
+
+/** Every file the project made, the editor's picture included: what deleting the video's media removes. */
+export const projectMediaFileIds = (project: GeneratedProject): ReadonlyArray<string> => [
+  ...projectFileIds(project),
+  ...(project.editorPicture?._tag === "Ready" ? [project.editorPicture.fileId] : [])
+]
 
 /** The workspace's uploads the project's pictures are made of (their keys are their files' ids). */
 export const projectUploadKeys = (project: GeneratedProject): ReadonlyArray<string> => {

@@ -1,13 +1,14 @@
 // The background worker: every job kind and its handler.
 import { generateVideoJob } from "./ops/generated-video/generate-video.ts"
 import { generateCaptionsJob } from "./ops/caption-video/generate-captions.ts"
+import { renderEditorPictureJob } from "./ops/render/render-editor-picture.ts"
 import { renderJob } from "./ops/render/render-job.ts"
 import { deliverWebhookJob } from "./ops/webhooks/deliver-webhook.ts"
 import { grantMonthlyCreditsJob } from "./ops/plans/grant-monthly-credits.ts"
 import { runCaptionRemovalJob } from "./ops/caption-removal/run-caption-removal.ts"
 import { type JobHandler, makeJobRunner } from "./kernel/job-runner.ts"
 
-const handlers = [generateCaptionsJob, generateVideoJob, renderJob, runCaptionRemovalJob, deliverWebhookJob, grantMonthlyCreditsJob] as const
+const handlers = [generateCaptionsJob, generateVideoJob, renderJob, renderEditorPictureJob, runCaptionRemovalJob, deliverWebhookJob, grantMonthlyCreditsJob] as const
 
 type ServicesOf<H> = H extends JobHandler<infer R> ? R : never
 export type WorkerServices = ServicesOf<(typeof handlers)[number]>

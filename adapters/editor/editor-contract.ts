@@ -29,8 +29,14 @@ export interface EditorVideo {
   readonly width: number
   readonly height: number
   readonly duration: number
-  /** The picture the captions are previewed over: the source, without captions. */
+  /**
+   * The picture the captions are previewed over, without captions: a caption video's source, or a
+   * generated video's timeline rendered once for the editor. Empty until `picture` is ready.
+   */
   readonly sourceUrl: string
+  /** `preparing` while a generated video's picture is rendered (poll the state); `failed` with `pictureError`. */
+  readonly picture: "ready" | "preparing" | "failed"
+  readonly pictureError?: string
   /** The latest exported mp4, once there is one. */
   readonly videoUrl?: string
   readonly export?: ExportState

@@ -13,12 +13,13 @@ import { UserStore } from "../../domain/ports/user-store.ts"
 import type { Workspace } from "../../domain/ports/workspace-store.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
 import { FrameRate, RenderFormat } from "../../domain/rules.ts"
-import type { VideoRecord } from "../../domain/video.ts"
+import { editRefusal, type VideoRecord } from "../../domain/video.ts"
 import { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
 import { fileUrl } from "../../src/kernel/links.ts"
 import { ServiceConfig } from "../../src/kernel/service-config.ts"
 import { createCaptionTemplate } from "../../src/ops/caption-templates/create-caption-template.ts"
 import { listCaptionTemplates } from "../../src/ops/caption-templates/list-caption-templates.ts"
+import { requestEditorPicture } from "../../src/ops/render/render-editor-picture.ts"
 import { requestExport } from "../../src/ops/render/render-video.ts"
 import { csrfMatches, csrfTokenFor, currentUser } from "../../src/ops/users/session.ts"
 import { editVideoCaptions } from "../../src/ops/videos/edit-video-captions.ts"
@@ -94,10 +95,41 @@ const body = <A, I>(schema: Schema.Schema<A, I>) =>
     )
   )
 
-const editorVideo = (video: VideoRecord) =>
+const GONE = "The picture is no longer stored (the plan's file retention), so there is nothing to play."
+
+/** A stored file's link, unless it was deleted or expired. */
+const linkOf = (fileId: string) =>
   Effect.gen(function*() {
     const { baseUrl } = yield* ServiceConfig
-    const source = video.sourceFileId === null ? Option.none() : yield* (yield* FileStore).get(video.sourceFileId)
+    const file = yield* (yield* FileStore).get(fileId)
+    return Option.map(Option.filter(file, (f) => f.deletedAt === null), (f) => fileUrl(baseUrl, f))
+  })
+
+type Picture = Pick<EditorVideo, "sourceUrl" | "picture" | "pictureError">
+
+const ready = (link: Option.Option<string>): Picture =>
+  Option.match(link, {
+    onNone: () => ({ sourceUrl: "", picture: "failed", pictureError: GONE }),
+    onSome: (sourceUrl) => ({ sourceUrl, picture: "ready" })
+  })
+
+/** A caption video plays its source; a generated one its timeline without captions, rendered on first asking. */
+const pictureOf = (video: VideoRecord) =>
+  Effect.gen(function*() {
+    if (video.kind === "caption") return video.sourceFileId === null ? ready(Option.none()) : ready(yield* linkOf(video.sourceFileId))
+    const project = yield* (yield* VideoStore).getProject(video.id)
+    const picture = Option.flatMap(project, (p) => Option.fromNullable(p.editorPicture))
+    if (Option.isSome(picture)) {
+      return picture.value._tag === "Ready"
+        ? ready(yield* linkOf(picture.value.fileId))
+        : { sourceUrl: "", picture: "failed", pictureError: picture.value.error } satisfies Picture
+    }
+    if (Option.isSome(project) && editRefusal(video) === null) yield* requestEditorPicture(video)
+    return { sourceUrl: "", picture: "preparing" } satisfies Picture
+  })
+
+const editorVideo = (video: VideoRecord) =>
+  Effect.gen(function*() {
     const presented = yield* presentVideo(video)
     return {
       id: video.id,
@@ -107,7 +139,7 @@ const editorVideo = (video: VideoRecord) =>
       width: video.width ?? 0,
       height: video.height ?? 0,
       duration: video.durationSeconds ?? 0,
-      sourceUrl: Option.match(Option.filter(source, (f) => f.deletedAt === null), { onNone: () => "", onSome: (f) => fileUrl(baseUrl, f) }),
+      ...(yield* pictureOf(video)),
       ...(presented.videoUrl === undefined ? {} : { videoUrl: presented.videoUrl }),
       ...(presented.export === undefined ? {} : { export: presented.export }),
       ...(presented.error === undefined ? {} : { error: presented.error })
@@ -132,13 +164,6 @@ const page = Effect.gen(function*() {
 
 const editorPage = ({ session, video, workspace }: Access) =>
   Effect.gen(function*() {
-    if (video.kind !== "caption") {
-      return messagePage(
-        200,
-        "Not in the editor yet",
-        `This ${video.kind} video's captions are edited through PATCH /v1/videos/${video.id}/captions for now; the editor opens caption videos.`
-      )
-    }
     const loaded = yield* Effect.either(state(video.id))
     if (loaded._tag === "Left") return messagePage(409, "Not ready to edit", `${loaded.left.message} Reload this page in a moment.`)
     const templates = yield* listCaptionTemplates.handle({})

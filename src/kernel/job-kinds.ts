@@ -5,11 +5,13 @@ export const GENERATE_VIDEO = "generated-video.generate"
 export const DELIVER_WEBHOOK = "webhook.deliver"
 export const GRANT_MONTHLY_CREDITS = "plans.grant-monthly"
 export const REMOVE_CAPTIONS = "caption-removal.run"
+export const EDITOR_PICTURE = "editor.picture"
 
 // Dedupe keys name a video's jobs, so that a job is queued once and a cancel can find it.
 export const generationJobKey = (videoId: string): string => `generate:${videoId}`
 export const renderJobKey = (workKey: string): string => `render:${workKey}`
 export const removalJobKey = (removalId: string): string => `remove:${removalId}`
+export const editorPictureJobKey = (videoId: string): string => `editor-picture:${videoId}`
 /** Series 1 is the automatic delivery; each redelivery queues a job of its own. */
 export const deliveryJobKey = (eventId: string, series: number): string =>
   series === 1 ? `deliver:${eventId}` : `deliver:${eventId}:${series}`

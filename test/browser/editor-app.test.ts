@@ -97,8 +97,8 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
   /** What the page's browser asked for, and what its Content-Security-Policy refused. */
   const seen = new WeakMap<Page, { readonly requested: Array<string>; readonly refused: Array<string> }>()
 
-  /** A fresh browser profile at the editorUrl, signed in as `email` through the sign-in page it shows. */
-  const signedIn = async (email: string): Promise<Page> => {
+  /** A fresh browser profile at an editorUrl, signed in as `email` through the sign-in page it shows. */
+  const signedIn = async (email: string, editorUrl = video.editorUrl): Promise<Page> => {
     const page = await (await browser.newContext({ viewport: VIEWPORT })).newPage()
     const log = { requested: [] as Array<string>, refused: [] as Array<string> }
     seen.set(page, log)
@@ -106,11 +106,11 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
     page.on("console", (message) => {
       if (message.text().includes("Content Security Policy")) log.refused.push(message.text())
     })
-    await page.goto(video.editorUrl)
+    await page.goto(editorUrl)
     expect(await page.locator("h1").textContent()).toBe("Sign in")
     await page.fill("#email", email)
     await page.fill("#password", PASSWORD)
-    await Promise.all([page.waitForURL(video.editorUrl), page.click("button[type=submit]")])
+    await Promise.all([page.waitForURL(editorUrl), page.click("button[type=submit]")])
     return page
   }
 
@@ -253,6 +253,37 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
     expect(await page.inputValue("#position")).toBe("top")
     await saved(page)
     expect((await captions()).words[2].text).toBe("Quay")
+    await page.context().close()
+  }, 240_000)
+
+  it("opens a generated video over its timeline rendered once without captions, and moves its captions", async () => {
+    const created = await call(app.baseUrl, "/v1/ai-videos", { token: studio.token, json: { script: "Boats leave the harbour at dawn. Gulls follow them out.", templateId: -1 } })
+    expect(created.status).toBe(200)
+    const generated = await waitForVideo(app.baseUrl, studio.token, created.body.id, undefined, 120_000)
+    expect(generated).toMatchObject({ status: "completed", kind: "ai" })
+    const spoken = (await call(app.baseUrl, `/v1/videos/${generated.id}/captions`, { token: studio.token })).body.words as ReadonlyArray<TimedWord>
+
+    const page = await signedIn("editor@example.com", generated.editorUrl)
+    await page.waitForSelector("#player[data-picture=ready]", { timeout: 120_000 })
+    await page.waitForSelector("#player[data-preview=ready]", { timeout: 30_000 })
+    expect(await page.locator("#player video").getAttribute("src")).toMatch(/\/media\/[\w-]+\/editor-picture\.mp4$/)
+    await page.click("#play")
+    await expect.poll(() => page.locator("#player video").evaluate((element) => (element as unknown as PlayerElement).currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5)
+    await page.click("#play")
+
+    // The captions are drawn over the picture: moving them to the top changes the top and middle of the
+    // player, and nothing else of it.
+    const word = spoken[2]!
+    await seekTo(page, (word.start + word.end) / 2)
+    const middle = await settledShot(page, page.locator("#player"), { dir, name: "generated-middle" })
+    await drawn(page, () => page.selectOption("#position", "top"))
+    const top = await settledShot(page, page.locator("#player"), { dir, name: "generated-top" })
+    const third = Math.round(middle.height / 3)
+    expect(bandDifference(middle, top, { top: 0, bottom: third })).toBeGreaterThan(0.01)
+    expect(bandDifference(middle, top, { top: third, bottom: 2 * third })).toBeGreaterThan(0.01)
+    expect(bandDifference(middle, top, { top: 2 * third + 10, bottom: middle.height })).toBeLessThan(0.002)
+    await saved(page)
+    expect((await call(app.baseUrl, `/v1/videos/${generated.id}/captions`, { token: studio.token })).body.adjustments).toEqual({ position: "top" })
     await page.context().close()
   }, 240_000)
 

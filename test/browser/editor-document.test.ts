@@ -161,7 +161,7 @@ describe("editor page", () => {
   it("embeds the state as JSON no word can break out of, and runs no inline script", () => {
     const hostile = "</script><script>alert(1)</script>"
     const bootstrap = {
-      video: { id: "vid_1", kind: "caption", status: "completed", step: "completed", width: 360, height: 640, duration: 3, sourceUrl: "/media/x/source.mp4" },
+      video: { id: "vid_1", kind: "caption", status: "completed", step: "completed", width: 360, height: 640, duration: 3, sourceUrl: "/media/x/source.mp4", picture: "ready" },
       captions: { videoId: "vid_1", templateId: -1, revision: 0, words: [{ text: hostile, start: 0, end: 1 }], lineStarts: null, adjustments: {}, style: BOLD_POP, pages: [] },
       base: "/editor/tok",
       csrf: "csrf",

@@ -2,7 +2,7 @@
 // event may be redelivered by hand.
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { type GeneratedProject, projectFileIds } from "../../domain/generated-project.ts"
+import { type GeneratedProject, projectFileIds, projectMediaFileIds } from "../../domain/generated-project.ts"
 import type { RenderOptions } from "../../domain/rules.ts"
 import {
   CANCELLED_ERROR,
@@ -139,6 +139,11 @@ describe("transition: media deletion", () => {
       visuals: { _tag: "Gameplay", footage: { _tag: "Upload", key: "upload-key" }, top: "upload-top", footageFileId: "footage" }
     }
     expect(projectFileIds(gameplay)).toEqual(["narration", "footage"])
+    // The editor's picture goes with the media, but a render never needs it.
+    const pictured: GeneratedProject = { ...gameplay, editorPicture: { _tag: "Ready", fileId: "editor-picture" } }
+    expect(projectFileIds(pictured)).toEqual(["narration", "footage"])
+    expect(projectMediaFileIds(pictured)).toEqual(["narration", "footage", "editor-picture"])
+    expect(projectMediaFileIds({ ...gameplay, editorPicture: { _tag: "Failed", error: "boom" } })).toEqual(["narration", "footage"])
   })
 
   it("shows mediaDeletedAt in the public object once set", () => {

@@ -27,14 +27,17 @@ export const launchChromium = (options: { readonly media?: boolean } = {}): Prom
     ]
   })
 
+/** A PNG's size, from its IHDR chunk. */
+const pngSize = (png: Buffer) => ({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) })
+
 /**
  * An element's screenshot once two in a row are the same (a caption canvas is drawn off the page's
- * thread), written to `dir` and read back as a frame of `width` x `height`.
+ * thread), written to `dir` and read back as a frame (of the screenshot's own size unless given).
  */
 export const settledShot = async (
   page: Page,
   element: Locator,
-  shot: { readonly dir: string; readonly name: string; readonly width: number; readonly height: number }
+  shot: { readonly dir: string; readonly name: string; readonly width?: number; readonly height?: number }
 ): Promise<Frame> => {
   let previous: Buffer | undefined
   for (let attempt = 0; attempt < 30; attempt++) {
@@ -42,7 +45,8 @@ export const settledShot = async (
     if (previous !== undefined && png.equals(previous)) {
       const path = join(shot.dir, `${shot.name}.png`)
       await writeFile(path, png)
-      return readFrame(path, 0, shot.width, shot.height)
+      const size = pngSize(png)
+      return readFrame(path, 0, shot.width ?? size.width, shot.height ?? size.height)
     }
     previous = png
     await page.waitForTimeout(150)

@@ -14,6 +14,9 @@ import {
   type SaveTemplatePayload
 } from "../editor-contract.ts"
 
+/** Under the 64 KiB browsers allow all keepalive requests of a page together, with room for one in flight. */
+const KEEPALIVE_LIMIT = 48_000
+
 export class EditorApiError extends Error {
   constructor(readonly status: number, message: string) {
     super(message)
@@ -37,12 +40,15 @@ export const editorApi = (base: string, csrf: string): EditorApi => {
   const root = base.replace(/\/+$/, "")
   const call = async <A>(method: string, path: string, body?: unknown): Promise<A> => {
     let response: Response
+    const json = body === undefined ? undefined : JSON.stringify(body)
     try {
       response = await fetch(`${root}${path}`, {
         method,
         cache: "no-store",
-        headers: body === undefined ? { [CSRF_HEADER]: csrf } : { [CSRF_HEADER]: csrf, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+        headers: json === undefined ? { [CSRF_HEADER]: csrf } : { [CSRF_HEADER]: csrf, "content-type": "application/json" },
+        // A save the page starts as it closes still arrives; browsers refuse keepalive bodies over 64 KB.
+        keepalive: json !== undefined && json.length < KEEPALIVE_LIMIT,
+        ...(json === undefined ? {} : { body: json })
       })
     } catch {
       throw new EditorApiError(0, "The server could not be reached: check the connection.")

@@ -601,7 +601,25 @@ ui.video.addEventListener("seeked", () => {
   if (ui.video.paused) void preview?.renderNow()
 })
 ui.video.addEventListener("error", () => showNotice("The video could not be loaded."))
-if (video.sourceUrl === "") showNotice("The source video is no longer stored, so there is nothing to play.")
+
+/**
+ * A generated video's picture is rendered for the editor when it is first opened: the page polls until
+ * it is there, then plays it. Editing works meanwhile.
+ */
+const waitForPicture = async () => {
+  const preparing = "Preparing the picture the captions are previewed over (the video is rendered once, without captions). It plays here when it is ready; editing works meanwhile."
+  if (video.picture === "preparing") showNotice(preparing)
+  while (video.picture === "preparing") {
+    ui.player.dataset.picture = video.picture
+    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS))
+    video = await api.state().then((state) => state.video, () => video)
+  }
+  ui.player.dataset.picture = video.picture
+  if (video.picture === "failed") return showNotice(video.pictureError ?? "There is no picture to play.")
+  if (ui.noticeText.textContent === preparing) ui.notice.hidden = true
+  if (ui.video.getAttribute("src") === null) ui.video.src = video.sourceUrl
+}
+void waitForPicture()
 
 const typingIn = (target: EventTarget | null) =>
   target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement ||

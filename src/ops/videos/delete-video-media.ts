@@ -3,7 +3,7 @@
 // removed from the BlobStore after the commit.
 import { Effect, Either, Option, Schema } from "effect"
 import { Conflict } from "../../../domain/errors.ts"
-import { projectFileIds } from "../../../domain/generated-project.ts"
+import { projectMediaFileIds } from "../../../domain/generated-project.ts"
 import { BlobStore } from "../../../domain/ports/blob-store.ts"
 import { FileStore } from "../../../domain/ports/file-store.ts"
 import { Transactor } from "../../../domain/ports/transactor.ts"
@@ -36,7 +36,7 @@ export const deleteVideoMedia = operation({
         const videos = yield* VideoStore
         const held = Option.getOrThrow(yield* videos.getForUpdate(videoId))
         const project = yield* videos.getProject(videoId)
-        const fileIds = [...recordFileIds(held), ...Option.match(project, { onNone: () => [], onSome: projectFileIds })]
+        const fileIds = [...recordFileIds(held), ...Option.match(project, { onNone: () => [], onSome: projectMediaFileIds })]
         // A repeat answers the same, and removes again whatever bytes an interrupted first call left.
         if (held.mediaDeletedAt !== null) return { fileIds, video: held }
         const check = transition(held, { _tag: "MediaDeleted", at: held.updatedAt })

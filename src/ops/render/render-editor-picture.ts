@@ -1,0 +1,97 @@
+// The picture the editor previews a generated video's captions over: its timeline rendered once,
+// without captions, at half size (the page scales it to the player; the captions are drawn over it at
+// the video's own size). Free: it is the editor's, not an export. Asked for when the editor first opens
+// the video; a failure is recorded for the page to show.
+import { Effect, Option, Schema } from "effect"
+import { BUILT_IN_TEMPLATES } from "../../../domain/captions.ts"
+import type { EditorPicture, GeneratedProject } from "../../../domain/generated-project.ts"
+import type { Animator } from "../../../domain/ports/animator.ts"
+import type { BlobStore } from "../../../domain/ports/blob-store.ts"
+import type { FileStore } from "../../../domain/ports/file-store.ts"
+import { type Job, JobQueue } from "../../../domain/ports/job-queue.ts"
+import { TimelineRenderer } from "../../../domain/ports/timeline-renderer.ts"
+import type { UploadStore } from "../../../domain/ports/upload-store.ts"
+import { VideoStore } from "../../../domain/ports/video-store.ts"
+import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
+import type { VideoRecord } from "../../../domain/video.ts"
+import { Done, type JobHandler } from "../../kernel/job-runner.ts"
+import { EDITOR_PICTURE, editorPictureJobKey } from "../../kernel/job-kinds.ts"
+import type { ServiceConfig } from "../../kernel/service-config.ts"
+import { withScratchDir } from "../media/scratch.ts"
+import { storeFile } from "../media/store-file.ts"
+import { generatedTimeline } from "./generated-timeline.ts"
+
+const Payload = Schema.Struct({ videoId: Schema.String })
+
+/** Half the size, kept even for the encoder. */
+const half = (pixels: number | null): number | null => (pixels === null ? null : Math.max(2, Math.round(pixels / 4) * 2))
+
+/** Queues the picture's job once per video; later calls find it queued, running or done. */
+export const requestEditorPicture = (video: VideoRecord) =>
+  Effect.flatMap(JobQueue, (queue) =>
+    queue.enqueue({
+      lane: "media",
+      kind: EDITOR_PICTURE,
+      payload: { videoId: video.id },
+      runAt: 0,
+      dedupeKey: editorPictureJobKey(video.id),
+      workspaceId: video.workspaceId
+    })).pipe(Effect.asVoid, Effect.withSpan("requestEditorPicture", { attributes: { videoId: video.id } }))
+
+const record = (videoId: string, project: GeneratedProject, picture: EditorPicture) =>
+  Effect.flatMap(VideoStore, (videos) => videos.saveProject(videoId, { ...project, editorPicture: picture }))
+
+const renderEditorPicture = (videoId: string) =>
+  withScratchDir(`${videoId}-editor-picture`, (dir) =>
+    Effect.gen(function*() {
+      const videos = yield* VideoStore
+      const video = yield* videos.getById(videoId).pipe(Effect.map(Option.getOrThrow))
+      const project = yield* videos.getProject(videoId).pipe(Effect.map(Option.getOrThrow))
+      if (project.editorPicture !== undefined) return
+      const small = { ...video, width: half(video.width), height: half(video.height) }
+      const timeline = yield* generatedTimeline({
+        video: small,
+        project,
+        words: [],
+        captions: { pages: [], style: BUILT_IN_TEMPLATES[0]!.style },
+        options: { format: "standard", frameRate: 30 },
+        dir
+      })
+      const output = `${dir}/picture.mp4`
+      yield* (yield* TimelineRenderer).render({ timeline, output, workDir: `${dir}/timeline` })
+      const workspace = yield* (yield* WorkspaceStore).get(video.workspaceId).pipe(Effect.map(Option.getOrThrow))
+      const file = yield* storeFile(workspace, { path: output, name: "editor-picture.mp4", contentType: "video/mp4" })
+      yield* record(videoId, project, { _tag: "Ready", fileId: file.id })
+    }).pipe(
+      Effect.catchTag("WorkFailed", (failure) =>
+        Effect.flatMap(VideoStore, (videos) => videos.getProject(videoId)).pipe(
+          Effect.flatMap(Option.match({
+            onNone: () => Effect.void,
+            onSome: (project) => record(videoId, project, { _tag: "Failed", error: failure.message })
+          }))
+        ))
+    ))
+
+export const renderEditorPictureJob: JobHandler<
+  Animator | BlobStore | FileStore | TimelineRenderer | UploadStore | VideoStore | WorkspaceStore | ServiceConfig
+> = {
+  kind: EDITOR_PICTURE,
+  lane: "media",
+  run: (job: Job) =>
+    Schema.decodeUnknown(Payload)(job.payload).pipe(
+      Effect.orDie,
+      Effect.flatMap(({ videoId }) => renderEditorPicture(videoId)),
+      Effect.as(Done)
+    ),
+  onDead: (job, error) =>
+    Schema.decodeUnknown(Payload)(job.payload).pipe(
+      Effect.flatMap(({ videoId }) =>
+        Effect.flatMap(VideoStore, (videos) => videos.getProject(videoId)).pipe(
+          Effect.flatMap(Option.match({
+            onNone: () => Effect.void,
+            onSome: (project) => record(videoId, project, { _tag: "Failed", error: `The preview picture could not be made (${error.slice(0, 200)}).` })
+          }))
+        )),
+      Effect.orDie
+    )
+}
