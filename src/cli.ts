@@ -9,6 +9,12 @@ import type { AnyOperation } from "./kernel/operation.ts"
 
 const operations = catalogue.filter((op) => op.cli !== null) as ReadonlyArray<AnyOperation>
 
+/** A command's line of the usage: what it does, and its fields. */
+const commandUsage = (op: (typeof operations)[number]): string => {
+  const fields = [...Object.keys(op.path.fields), ...Object.keys(op.payload.fields)].map((f) => `--${f}`).join(" ")
+  return `  ${op.cli!.padEnd(20)} ${op.summary}${fields ? `\n  ${"".padEnd(20)} ${fields}` : ""}`
+}
+
 const usage = (): string =>
   [
     "Usage: reelwright <command> [--field value ...] [--server BASE_URL]",
@@ -17,10 +23,7 @@ const usage = (): string =>
     "Values are parsed as JSON when they can be (numbers, objects), else taken as text.",
     "",
     "Commands:",
-    ...operations.map((op) => {
-      const fields = [...Object.keys(op.path.fields), ...Object.keys(op.payload.fields)].map((f) => `--${f}`).join(" ")
-      return `  ${op.cli!.padEnd(20)} ${op.summary}${fields ? `\n  ${"".padEnd(20)} ${fields}` : ""}`
-    }),
+    ...operations.map(commandUsage),
     `  ${"caption".padEnd(20)} also takes --file PATH (upload instead of --url) and --wait (poll with a progress line)`
   ].join("\n")
 
@@ -116,6 +119,10 @@ const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   if (op === undefined) {
     process.stderr.write(`Unknown command ${verb}.\n\n${usage()}\n`)
     return 2
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(`Usage: reelwright ${verb} [--field value ...] [--server BASE_URL]\n\n${commandUsage(op)}\n`)
+    return 0
   }
   const { server, wait, ...flags } = parseFlags(rest)
   const baseUrl = String(server ?? process.env.REELWRIGHT_URL ?? "http://localhost:8080").replace(/\/+$/, "")

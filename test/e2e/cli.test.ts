@@ -50,6 +50,11 @@ describe("reelwright CLI", () => {
     const unknown = await cli(["frobnicate"])
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain("workspace:create")
+    // A command's --help shows that command's fields and sends nothing (no token needed).
+    const help = await cli(["edit-captions", "--help"])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain("--id --words --lineStarts --templateId --adjustments --revision")
+    expect(help.stdout).not.toContain("workspace:create")
   })
 
   it("lists videos with an API token", async () => {

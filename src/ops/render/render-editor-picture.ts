@@ -41,6 +41,12 @@ export const requestEditorPicture = (video: VideoRecord) =>
 const record = (videoId: string, project: GeneratedProject, picture: EditorPicture) =>
   Effect.flatMap(VideoStore, (videos) => videos.saveProject(videoId, { ...project, editorPicture: picture }))
 
+/** Why there is no picture, for the page to show. */
+const recordFailure = (videoId: string, error: string) =>
+  Effect.flatMap(VideoStore, (videos) => videos.getProject(videoId)).pipe(
+    Effect.flatMap(Option.match({ onNone: () => Effect.void, onSome: (project) => record(videoId, project, { _tag: "Failed", error }) }))
+  )
+
 const renderEditorPicture = (videoId: string) =>
   withScratchDir(`${videoId}-editor-picture`, (dir) =>
     Effect.gen(function*() {
@@ -63,13 +69,7 @@ const renderEditorPicture = (videoId: string) =>
       const file = yield* storeFile(workspace, { path: output, name: "editor-picture.mp4", contentType: "video/mp4" })
       yield* record(videoId, project, { _tag: "Ready", fileId: file.id })
     }).pipe(
-      Effect.catchTag("WorkFailed", (failure) =>
-        Effect.flatMap(VideoStore, (videos) => videos.getProject(videoId)).pipe(
-          Effect.flatMap(Option.match({
-            onNone: () => Effect.void,
-            onSome: (project) => record(videoId, project, { _tag: "Failed", error: failure.message })
-          }))
-        ))
+      Effect.catchTag("WorkFailed", (failure) => recordFailure(videoId, failure.message))
     ))
 
 export const renderEditorPictureJob: JobHandler<
@@ -85,13 +85,7 @@ export const renderEditorPictureJob: JobHandler<
     ),
   onDead: (job, error) =>
     Schema.decodeUnknown(Payload)(job.payload).pipe(
-      Effect.flatMap(({ videoId }) =>
-        Effect.flatMap(VideoStore, (videos) => videos.getProject(videoId)).pipe(
-          Effect.flatMap(Option.match({
-            onNone: () => Effect.void,
-            onSome: (project) => record(videoId, project, { _tag: "Failed", error: `The preview picture could not be made (${error.slice(0, 200)}).` })
-          }))
-        )),
+      Effect.flatMap(({ videoId }) => recordFailure(videoId, `The preview picture could not be made (${error.slice(0, 200)}).`)),
       Effect.orDie
     )
 }
