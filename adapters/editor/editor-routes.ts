@@ -95,7 +95,7 @@ const body = <A, I>(schema: Schema.Schema<A, I>) =>
     )
   )
 
-const GONE = "The picture is no longer stored (the plan's file retention), so there is nothing to play."
+const GONE = "The picture is no longer stored (its media were deleted, or the plan's file retention ended), so there is nothing to play."
 
 /** A stored file's link, unless it was deleted or expired. */
 const linkOf = (fileId: string) =>
@@ -116,6 +116,7 @@ const ready = (link: Option.Option<string>): Picture =>
 /** A caption video plays its source; a generated one its timeline without captions, rendered on first asking. */
 const pictureOf = (video: VideoRecord) =>
   Effect.gen(function*() {
+    if (video.mediaDeletedAt !== null) return ready(Option.none())
     if (video.kind === "caption") return video.sourceFileId === null ? ready(Option.none()) : ready(yield* linkOf(video.sourceFileId))
     const project = yield* (yield* VideoStore).getProject(video.id)
     const picture = Option.flatMap(project, (p) => Option.fromNullable(p.editorPicture))
@@ -124,6 +125,7 @@ const pictureOf = (video: VideoRecord) =>
         ? ready(yield* linkOf(picture.value.fileId))
         : { sourceUrl: "", picture: "failed", pictureError: picture.value.error } satisfies Picture
     }
+    // Asked for once the video is at rest (not generating or exporting): the page polls until then.
     if (Option.isSome(project) && editRefusal(video) === null) yield* requestEditorPicture(video)
     return { sourceUrl: "", picture: "preparing" } satisfies Picture
   })

@@ -202,5 +202,12 @@ describe("the editor's routes", () => {
     await new Promise((r) => setTimeout(r, 500))
     // Only the creation's event: the editor's export sent none.
     expect(eventsFor("editor").map((r) => r.headers["x-service-event"])).toEqual(["video.completed"])
+
+    // Once the media are deleted the page has no picture to play, and says why; edits are refused.
+    expect(JSON.parse((await member.request(`${editorPath}/state`)).html).video).toMatchObject({ picture: "ready", sourceUrl: expect.stringContaining("/media/") })
+    expect((await call(app.baseUrl, `/v1/videos/${video.id}/media`, { method: "DELETE", token: studio.token })).status).toBe(200)
+    const gone = JSON.parse((await member.request(`${editorPath}/state`)).html).video
+    expect(gone).toMatchObject({ picture: "failed", sourceUrl: "", pictureError: expect.stringContaining("no longer stored") })
+    expect((await send("/captions", "PATCH", { lineStarts: null })).response.status).toBe(409)
   }, 180_000)
 })
