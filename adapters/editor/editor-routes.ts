@@ -8,24 +8,22 @@ import { Effect, Option, ParseResult, Schema } from "effect"
 import type { DomainError } from "../../domain/errors.ts"
 import { InvalidInput } from "../../domain/errors.ts"
 import { canRender } from "../../domain/plans.ts"
-import { FileStore } from "../../domain/ports/file-store.ts"
 import { UserStore } from "../../domain/ports/user-store.ts"
 import type { Workspace } from "../../domain/ports/workspace-store.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
 import { FrameRate, RenderFormat } from "../../domain/rules.ts"
-import { editRefusal, type VideoRecord } from "../../domain/video.ts"
+import type { VideoRecord } from "../../domain/video.ts"
 import { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
-import { fileUrl } from "../../src/kernel/links.ts"
 import { ServiceConfig } from "../../src/kernel/service-config.ts"
 import { createCaptionTemplate } from "../../src/ops/caption-templates/create-caption-template.ts"
 import { listCaptionTemplates } from "../../src/ops/caption-templates/list-caption-templates.ts"
-import { requestEditorPicture } from "../../src/ops/render/render-editor-picture.ts"
+import { editorPictureOf, type EditorPictureState } from "../../src/ops/render/render-editor-picture.ts"
 import { requestExport } from "../../src/ops/render/render-video.ts"
 import { csrfMatches, csrfTokenFor, currentUser } from "../../src/ops/users/session.ts"
 import { editVideoCaptions } from "../../src/ops/videos/edit-video-captions.ts"
 import { videoCaptions } from "../../src/ops/videos/get-video-captions.ts"
 import { presentVideo } from "../../src/ops/videos/present-video.ts"
-import { toApiError } from "../http/api-error.ts"
+import { errorBody, toApiError } from "../http/api-error.ts"
 import { messagePage } from "../oauth/page-layout.ts"
 import { sessionToken } from "../oauth/session-cookie.ts"
 import { showSignIn } from "../oauth/sign-in-route.ts"
@@ -77,7 +75,7 @@ const refusalJson = (refusal: Refusal) =>
 
 const errorJson = (error: DomainError) => {
   const apiError = toApiError(error)
-  return json(apiError.status, { error: { code: apiError.code, message: apiError.message, ...(apiError.details === undefined ? {} : { details: apiError.details }) } })
+  return json(apiError.status, errorBody(apiError))
 }
 
 /** The request's JSON body decoded with an operation's payload schema; a bad one names the field. */
@@ -95,40 +93,17 @@ const body = <A, I>(schema: Schema.Schema<A, I>) =>
     )
   )
 
-const GONE = "The picture is no longer stored (its media were deleted, or the plan's file retention ended), so there is nothing to play."
-
-/** A stored file's link, unless it was deleted or expired. */
-const linkOf = (fileId: string) =>
-  Effect.gen(function*() {
-    const { baseUrl } = yield* ServiceConfig
-    const file = yield* (yield* FileStore).get(fileId)
-    return Option.map(Option.filter(file, (f) => f.deletedAt === null), (f) => fileUrl(baseUrl, f))
-  })
-
-type Picture = Pick<EditorVideo, "sourceUrl" | "picture" | "pictureError">
-
-const ready = (link: Option.Option<string>): Picture =>
-  Option.match(link, {
-    onNone: () => ({ sourceUrl: "", picture: "failed", pictureError: GONE }),
-    onSome: (sourceUrl) => ({ sourceUrl, picture: "ready" })
-  })
-
-/** A caption video plays its source; a generated one its timeline without captions, rendered on first asking. */
-const pictureOf = (video: VideoRecord) =>
-  Effect.gen(function*() {
-    if (video.mediaDeletedAt !== null) return ready(Option.none())
-    if (video.kind === "caption") return video.sourceFileId === null ? ready(Option.none()) : ready(yield* linkOf(video.sourceFileId))
-    const project = yield* (yield* VideoStore).getProject(video.id)
-    const picture = Option.flatMap(project, (p) => Option.fromNullable(p.editorPicture))
-    if (Option.isSome(picture)) {
-      return picture.value._tag === "Ready"
-        ? ready(yield* linkOf(picture.value.fileId))
-        : { sourceUrl: "", picture: "failed", pictureError: picture.value.error } satisfies Picture
-    }
-    // Asked for once the video is at rest (not generating or exporting): the page polls until then.
-    if (Option.isSome(project) && editRefusal(video) === null) yield* requestEditorPicture(video)
-    return { sourceUrl: "", picture: "preparing" } satisfies Picture
-  })
+/** The picture's state in the page's terms. */
+const pictureFields = (state: EditorPictureState): Pick<EditorVideo, "sourceUrl" | "picture" | "pictureError"> => {
+  switch (state._tag) {
+    case "Ready":
+      return { sourceUrl: state.url, picture: "ready" }
+    case "Preparing":
+      return { sourceUrl: "", picture: "preparing" }
+    case "Missing":
+      return { sourceUrl: "", picture: "failed", pictureError: state.reason }
+  }
+}
 
 const editorVideo = (video: VideoRecord) =>
   Effect.gen(function*() {
@@ -141,7 +116,7 @@ const editorVideo = (video: VideoRecord) =>
       width: video.width ?? 0,
       height: video.height ?? 0,
       duration: video.durationSeconds ?? 0,
-      ...(yield* pictureOf(video)),
+      ...pictureFields(yield* editorPictureOf(video)),
       ...(presented.videoUrl === undefined ? {} : { videoUrl: presented.videoUrl }),
       ...(presented.export === undefined ? {} : { export: presented.export }),
       ...(presented.error === undefined ? {} : { error: presented.error })

@@ -21,6 +21,11 @@ const ErrorBody = Schema.Struct({
   })
 }).annotations({ identifier: "Error" })
 
+/** The body every refusal answers with. */
+export const errorBody = (e: ApiError) => ({
+  error: { code: e.code, message: e.message, ...(e.details === undefined ? {} : { details: e.details }) }
+})
+
 const withStatus = (status: number, description: string) =>
   Schema.transform(
     ErrorBody,
@@ -28,9 +33,7 @@ const withStatus = (status: number, description: string) =>
     {
       strict: true,
       decode: ({ error }) => new ApiError({ status, ...error }),
-      encode: (e) => ({
-        error: { code: e.code, message: e.message, ...(e.details === undefined ? {} : { details: e.details }) }
-      })
+      encode: errorBody
     }
   ).annotations(HttpApiSchema.annotations({ status, description }))
 

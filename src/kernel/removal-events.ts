@@ -12,6 +12,7 @@ import { Outbox } from "../../domain/ports/outbox.ts"
 import { Transactor } from "../../domain/ports/transactor.ts"
 import { presentCaptionRemoval } from "../ops/caption-removal/present-caption-removal.ts"
 import { queueWebhookEvent } from "./queue-webhook-event.ts"
+import { refundCredits } from "./refund-credits.ts"
 import { newId } from "./secrets.ts"
 import type { ServiceConfig } from "./service-config.ts"
 
@@ -110,23 +111,8 @@ export const failRemoval = (removalId: string, failure: WorkFailed) =>
   Effect.gen(function*() {
     const current = yield* held(removalId)
     if (isTerminal(current)) return
-    const ledger = yield* Ledger
     const at = new Date(yield* Clock.currentTimeMillis).toISOString()
-    let refunded = 0
-    for (const charge of (yield* ledger.entriesForWork(removalWorkKey(removalId))).filter((e) => e.amount < 0)) {
-      yield* ledger.post({
-        id: newId(),
-        workspaceId: charge.workspaceId,
-        key: `${charge.key}:refund`,
-        amount: -charge.amount,
-        reason: `refund: ${charge.reason}`,
-        operation: "refund",
-        workKey: charge.workKey,
-        videoId: null,
-        at
-      }).pipe(Effect.orDie) // a refund is never refused
-      refunded += -charge.amount
-    }
+    const refunded = yield* refundCredits(removalWorkKey(removalId), at)
     yield* applyHeld(current, { _tag: "Failed", error: failure.message, refundedCredits: refunded, at })
   }).pipe(
     (self) => Effect.flatMap(Transactor, (tx) => tx.atomically(self)),

@@ -14,6 +14,7 @@ import { workChargeKey } from "../ops/credits/charge-work.ts"
 import { presentVideo } from "../ops/videos/present-video.ts"
 import { generationJobKey, RENDER_VIDEO, renderJobKey } from "./job-kinds.ts"
 import { queueWebhookEvent } from "./queue-webhook-event.ts"
+import { refundCredits } from "./refund-credits.ts"
 import { newId } from "./secrets.ts"
 import { ServiceConfig } from "./service-config.ts"
 
@@ -44,21 +45,7 @@ const carryOut = (video: VideoRecord, effect: VideoEffect) =>
         return
       }
       case "RefundWork": {
-        const ledger = yield* Ledger
-        const entries = yield* ledger.entriesForWork(effect.workKey)
-        for (const charge of entries.filter((e) => e.amount < 0)) {
-          yield* ledger.post({
-            id: newId(),
-            workspaceId: charge.workspaceId,
-            key: `${charge.key}:refund`,
-            amount: -charge.amount,
-            reason: `refund: ${charge.reason}`,
-            operation: "refund",
-            workKey: charge.workKey,
-            videoId: charge.videoId,
-            at: new Date(now).toISOString()
-          }).pipe(Effect.orDie)
-        }
+        yield* refundCredits(effect.workKey, new Date(now).toISOString())
         // Only renders are paid in cash (BYOK), under the same key as a credit render charge.
         const cash = yield* CashLedger
         const cashCharge = yield* cash.entry(workChargeKey(effect.workKey, "render"))

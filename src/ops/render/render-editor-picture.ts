@@ -13,18 +13,46 @@ import { TimelineRenderer } from "../../../domain/ports/timeline-renderer.ts"
 import type { UploadStore } from "../../../domain/ports/upload-store.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
-import type { VideoRecord } from "../../../domain/video.ts"
+import { editRefusal, type VideoRecord } from "../../../domain/video.ts"
 import { Done, type JobHandler } from "../../kernel/job-runner.ts"
 import { EDITOR_PICTURE, editorPictureJobKey } from "../../kernel/job-kinds.ts"
 import type { ServiceConfig } from "../../kernel/service-config.ts"
 import { withScratchDir } from "../media/scratch.ts"
 import { storeFile } from "../media/store-file.ts"
+import { fileLink } from "../videos/present-video.ts"
 import { generatedTimeline } from "./generated-timeline.ts"
 
 const Payload = Schema.Struct({ videoId: Schema.String })
 
 /** Half the size, kept even for the encoder. */
 const half = (pixels: number | null): number | null => (pixels === null ? null : Math.max(2, Math.round(pixels / 4) * 2))
+
+/** What the editor previews captions over, as it stands. */
+export type EditorPictureState =
+  | { readonly _tag: "Ready"; readonly url: string }
+  | { readonly _tag: "Preparing" }
+  | { readonly _tag: "Missing"; readonly reason: string }
+
+const GONE = "The picture is no longer stored (its media were deleted, or the plan's file retention ended), so there is nothing to play."
+
+const linked = (url: string | null): EditorPictureState => (url === null ? { _tag: "Missing", reason: GONE } : { _tag: "Ready", url })
+
+/**
+ * A caption video is previewed over its source; a generated one over its timeline without captions,
+ * asked for once the video is at rest (not generating or exporting) and then prepared in the background.
+ */
+export const editorPictureOf = (video: VideoRecord) =>
+  Effect.gen(function*() {
+    if (video.mediaDeletedAt !== null) return linked(null)
+    if (video.kind === "caption") return linked(yield* fileLink(video.sourceFileId))
+    const project = yield* (yield* VideoStore).getProject(video.id)
+    const picture = Option.flatMap(project, (p) => Option.fromNullable(p.editorPicture))
+    if (Option.isSome(picture)) {
+      return picture.value._tag === "Ready" ? linked(yield* fileLink(picture.value.fileId)) : { _tag: "Missing", reason: picture.value.error } as const
+    }
+    if (Option.isSome(project) && editRefusal(video) === null) yield* requestEditorPicture(video)
+    return { _tag: "Preparing" } as const
+  })
 
 /** Queues the picture's job once per video; later calls find it queued, running or done. */
 export const requestEditorPicture = (video: VideoRecord) =>
