@@ -24,6 +24,7 @@ import { Outbox, type OutboxEvent } from "../domain/ports/outbox.ts"
 import { WorkspaceStore } from "../domain/ports/workspace-store.ts"
 import { webhookMessage } from "../domain/webhooks.ts"
 import { makeJobRunner } from "../src/kernel/job-runner.ts"
+import { ServiceConfig } from "../src/kernel/service-config.ts"
 import { DELIVER_WEBHOOK } from "../src/kernel/job-kinds.ts"
 import { newWebhookSecret } from "../src/kernel/secrets.ts"
 import { signWebhook } from "../src/kernel/webhook-signature.ts"
@@ -129,15 +130,19 @@ const drainTimed = (receiverUrl: string) =>
     return { seconds, delivered: events.filter(Option.exists((e) => e.state === "delivered")).length }
   })
 
-const transport = HttpsWebhookTransportLive.pipe(Layer.provide(OutboundClientLive))
+// The job runner clears each job's scratch folder: deliveries make none, but it needs a work folder.
+const workerServices = Layer.merge(
+  HttpsWebhookTransportLive.pipe(Layer.provide(OutboundClientLive)),
+  ServiceConfig.layer({ baseUrl: "http://127.0.0.1:1", workDir: join(tmpdir(), `reelwright-bench-${process.pid}`) })
+)
 
 /** In the child: deliveries through the worker, on PostgreSQL, or in memory when no database is given. */
 const sendThroughWorker = (receiverUrl: string, databaseUrl: string): Promise<SenderResult> =>
   Effect.runPromise(
     databaseUrl === ""
-      ? drainTimed(receiverUrl).pipe(Effect.provide(Layer.merge(MemoryStoresLive, transport)))
+      ? drainTimed(receiverUrl).pipe(Effect.provide(Layer.merge(MemoryStoresLive, workerServices)))
       : Effect.zipRight(emptyTables, drainTimed(receiverUrl)).pipe(
-        Effect.provide(Layer.merge(PgStoresLive({ url: Redacted.make(databaseUrl) }), transport))
+        Effect.provide(Layer.merge(PgStoresLive({ url: Redacted.make(databaseUrl) }), workerServices))
       )
   )
 

@@ -1,5 +1,6 @@
 // The art styles an illustration can be drawn in: what an image model is told, and how the built-in illustrator paints.
 import { Schema } from "effect"
+import { HexColour } from "./hex-colour.ts"
 
 /** The finish the built-in illustrator gives a style; an image model only sees `promptSuffix`. */
 export type ArtTexture =
@@ -112,8 +113,6 @@ export const ART_STYLES: ReadonlyArray<ArtStyle> = [
     grain: 0.25
   }
 ]
-
-const HexColour = Schema.String.pipe(Schema.pattern(/^#[0-9A-Fa-f]{6}$/))
 
 /** An art style as the API shows it. */
 export const ArtStyleRecord = Schema.Struct({

@@ -1,5 +1,6 @@
 // Timed words -> caption lines and pages, the caption templates, and the SRT/VTT formats.
 import { Schema } from "effect"
+import { HexColour } from "./hex-colour.ts"
 
 export const TimedWord = Schema.Struct({
   text: Schema.String.annotations({ description: "The word as recognised or spoken." }),
@@ -124,21 +125,33 @@ export const CaptionPosition = Schema.Literal("bottom", "middle", "lower-third",
   description: "Where the captions sit on the picture."
 })
 
-/** Colours are #RRGGBB; sizes are relative to the video's height so a style fits every output size. */
+/**
+ * A family is written into the ASS script's Style line, where a comma ends the field and a line break
+ * starts a new line or section: only names as fontconfig knows them pass, nothing that could ride along.
+ */
+export const FontFamily = Schema.String.pipe(
+  Schema.maxLength(64, { message: () => "fontFamily must be at most 64 characters" }),
+  Schema.pattern(/^[A-Za-z0-9]+(?:[ -][A-Za-z0-9]+)*$/, {
+    message: () => "fontFamily must be words of letters and digits joined by single spaces or hyphens, e.g. DejaVu Sans"
+  })
+).annotations({
+  description:
+    "An installed font family, e.g. `DejaVu Sans`: words of ASCII letters and digits joined by single spaces or hyphens, at most 64 characters (use a font's English family name)."
+})
+
+/** Sizes are relative to the video's height so a style fits every output size. */
 export const CaptionStyle = Schema.Struct({
-  fontFamily: Schema.String.annotations({ description: "An installed font family, e.g. `DejaVu Sans`." }),
+  fontFamily: FontFamily,
   fontSizeRatio: Schema.Number.pipe(Schema.between(0.02, 0.12)).annotations({
     description: "Font size as a fraction of the video height."
   }),
   bold: Schema.Boolean.annotations({ description: "Bold type." }),
   uppercase: Schema.Boolean.annotations({ description: "Show the words in capitals." }),
-  textColor: Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/)).annotations({ description: "Text colour, #RRGGBB." }),
-  highlightColor: Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/)).annotations({
-    description: "Colour of the spoken word (or its box), #RRGGBB."
-  }),
-  outlineColor: Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/)).annotations({ description: "Outline colour, #RRGGBB." }),
+  textColor: HexColour.annotations({ description: "Text colour, #RRGGBB." }),
+  highlightColor: HexColour.annotations({ description: "Colour of the spoken word (or its box), #RRGGBB." }),
+  outlineColor: HexColour.annotations({ description: "Outline colour, #RRGGBB." }),
   outlineRatio: Schema.Number.pipe(Schema.between(0, 0.2)).annotations({ description: "Outline width / font size." }),
-  boxColor: Schema.NullOr(Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/))).annotations({
+  boxColor: Schema.NullOr(HexColour).annotations({
     description: "Colour of an opaque box behind the lines, #RRGGBB; null for none."
   }),
   glow: Schema.Boolean.annotations({ description: "A soft glow around the letters." }),
@@ -260,15 +273,35 @@ const clock = (seconds: number, separator: "," | "."): string => {
   return `${pad(h, 2)}:${pad(m, 2)}:${pad(s, 2)}${separator}${pad(ms % 1000, 3)}`
 }
 
+/**
+ * Caption text as one line of a script: line breaks and control characters become spaces, since each
+ * format (ASS, SRT, VTT) reads a line break as its own syntax (a new line, cue or section).
+ */
+export const singleLine = (text: string): string => text.replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, " ")
+
+/** A cue's lines, escaped; a blank one is left out, since a blank line ends the cue. */
+const cueText = (page: CaptionPage, escape: (text: string) => string): string =>
+  page.lines.map((line) => escape(line.text)).filter((line) => line.trim() !== "").join("\n")
+
+/**
+ * SubRip has no escapes, yet players read HTML tags, entities and ASS overrides in it (`<b>`, `&amp;`,
+ * `{\an8}`, `\N`): a word joiner (invisible) after `<`, `&`, `{` and `\` breaks each, and one inside
+ * `-->` keeps a line from reading as a cue's timing.
+ */
+const escapeSrtText = (text: string): string =>
+  singleLine(text).replace(/[<&{\\]/g, "$&\u2060").replaceAll("-->", "--\u2060>")
+
+/** WebVTT cue text is markup: `&`, `<` and `>` as character references, which also keeps `-->` out of it. */
+const escapeVttText = (text: string): string =>
+  singleLine(text).replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
+
 export const toSrt = (pages: ReadonlyArray<CaptionPage>): string =>
   pages
-    .map((p, i) =>
-      `${i + 1}\n${clock(p.start, ",")} --> ${clock(p.end, ",")}\n${p.lines.map((l) => l.text).join("\n")}\n`
-    )
+    .map((p, i) => `${i + 1}\n${clock(p.start, ",")} --> ${clock(p.end, ",")}\n${cueText(p, escapeSrtText)}\n`)
     .join("\n")
 
 export const toVtt = (pages: ReadonlyArray<CaptionPage>): string =>
   "WEBVTT\n\n" +
   pages
-    .map((p) => `${clock(p.start, ".")} --> ${clock(p.end, ".")}\n${p.lines.map((l) => l.text).join("\n")}\n`)
+    .map((p) => `${clock(p.start, ".")} --> ${clock(p.end, ".")}\n${cueText(p, escapeVttText)}\n`)
     .join("\n")

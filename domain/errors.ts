@@ -49,6 +49,14 @@ export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
   message: Schema.String
 }) {}
 
+/**
+ * A tool or provider the request needs failed, through no fault of the request (a speech engine that
+ * crashed): the same request may work later, or with another choice such as another voice.
+ */
+export class Unavailable extends Schema.TaggedError<Unavailable>()("Unavailable", {
+  message: Schema.String
+}) {}
+
 export type DomainError =
   | InvalidInput
   | Unauthenticated
@@ -57,6 +65,7 @@ export type DomainError =
   | PlanForbids
   | NotFound
   | Conflict
+  | Unavailable
 
 /** Background work that cannot go on; `message` becomes the video's `error`, so it says what to do. */
 export class WorkFailed extends Schema.TaggedError<WorkFailed>()("WorkFailed", {

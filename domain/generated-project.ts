@@ -9,8 +9,9 @@ import { ChatSchedule } from "./chat-schedule.ts"
 import { ChatThemeId } from "./chat-themes.ts"
 import { ChatMessage, Participant } from "./conversation.ts"
 import { GameKind } from "./gameplay.ts"
+import { HexColour } from "./hex-colour.ts"
 import { QuizContent, QuizSchedule, QuizThemeId } from "./quiz.ts"
-import { HexColour, Motion } from "./timeline.ts"
+import { Motion } from "./timeline.ts"
 import type { VideoKind } from "./video.ts"
 
 export const AspectRatio = Schema.Literal("9:16", "16:9", "1:1").annotations({

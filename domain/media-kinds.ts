@@ -1,5 +1,7 @@
 // What an uploaded file is, told from its first bytes rather than its name or declared type, and
 // how large each kind may be.
+import type { Motion } from "./picture-limits.ts"
+
 export type MediaKind = "image" | "gif" | "video"
 
 export const MAX_UPLOAD_BYTES: Readonly<Record<MediaKind, number>> = {
@@ -7,6 +9,9 @@ export const MAX_UPLOAD_BYTES: Readonly<Record<MediaKind, number>> = {
   gif: 50 * 1000 * 1000,
   video: 500 * 1000 * 1000
 }
+
+/** Which picture limits each kind is held to: a gif decodes frame after frame, as a video does. */
+export const MOTION_OF: Readonly<Record<MediaKind, Motion>> = { image: "still", gif: "moving", video: "moving" }
 
 /** Enough of the file's start to recognise every accepted format. */
 export const SNIFF_BYTES = 16

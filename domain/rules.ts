@@ -1,6 +1,8 @@
 // Shared validation rules. Every surface (HTTP, MCP, CLI) decodes input with these schemas,
 // so a rule is written once and answers the same everywhere.
 import { Schema } from "effect"
+import { MAX_FRAME_RATE, pictureLimitText, pictureProblem } from "./picture-limits.ts"
+import { hasSpeakableText } from "./spoken-words.ts"
 
 export const MAX_WEBHOOK_URL_LENGTH = 1024
 export const MAX_SOURCE_BYTES = 500 * 1000 * 1000
@@ -72,22 +74,39 @@ export const TemplateId = Schema.Int.annotations({
     "Caption style. Negative = built-in, positive = saved by the workspace. Left out: the style the workspace used last (the built-in default -1 at first)."
 })
 
+/** The limits of a source video as a person reads them. */
+export const SOURCE_LIMITS =
+  `At most 500 MB, 2 hours, ${pictureLimitText("moving")} and ${MAX_FRAME_RATE} frames per second`
+
 export type SourceCheck =
   | { readonly ok: true }
   | { readonly ok: false; readonly reason: string }
 
-/** The limits of a source video (caption videos, caption removals), applied to what the probe measured. */
-export const checkSourceLimits = (facts: {
+/** What a probe measured of a source video. */
+export interface SourceFacts {
   readonly bytes: number
   readonly durationSeconds: number
+  readonly width: number
+  readonly height: number
+  readonly frameRate: number
   readonly hasVideo: boolean
-}): SourceCheck => {
+  /** A single picture (PNG, JPEG...), not a moving one. */
+  readonly still: boolean
+}
+
+/** The limits of a source video (caption videos, caption removals), applied to what the probe measured. */
+export const checkSourceLimits = (facts: SourceFacts): SourceCheck => {
   if (facts.bytes > MAX_SOURCE_BYTES) {
     return { ok: false, reason: `The source is ${formatMB(facts.bytes)}; the limit is 500 MB.` }
   }
   if (!facts.hasVideo) {
     return { ok: false, reason: "The source has no video stream: send a video file (mp4, mov, webm, mkv)." }
   }
+  if (facts.still) {
+    return { ok: false, reason: "The source is a still picture, not a video: send a video file (mp4, mov, webm, mkv)." }
+  }
+  const picture = pictureProblem("The source", "moving", facts)
+  if (picture !== null) return { ok: false, reason: picture }
   if (facts.durationSeconds > MAX_SOURCE_SECONDS) {
     // Rounded up: a source just over the limit must not read as lasting exactly 120 minutes.
     return {
@@ -99,12 +118,7 @@ export const checkSourceLimits = (facts: {
 }
 
 /** A caption source: within the limits, and with sound to transcribe. */
-export const checkSource = (facts: {
-  readonly bytes: number
-  readonly durationSeconds: number
-  readonly hasVideo: boolean
-  readonly hasAudio: boolean
-}): SourceCheck => {
+export const checkSource = (facts: SourceFacts & { readonly hasAudio: boolean }): SourceCheck => {
   const limits = checkSourceLimits(facts)
   if (!limits.ok) return limits
   if (!facts.hasAudio) {
@@ -118,6 +132,8 @@ const formatMB = (bytes: number): string => `${(Math.ceil(bytes / 100_000) / 10)
 
 /** What a narrated video or a speech says. */
 export const Script = Schema.String.pipe(
-  Schema.filter((s) => s.trim().length > 0, { message: () => "script must contain words to speak" }),
+  Schema.filter(hasSpeakableText, {
+    message: () => "script has nothing a voice can speak: write it in words (emoji, symbols and punctuation alone are not read aloud)"
+  }),
   Schema.maxLength(MAX_SCRIPT_CHARACTERS, { message: () => `script must be at most ${MAX_SCRIPT_CHARACTERS} characters` })
 ).annotations({ identifier: "Script", description: `The text to speak, at most ${MAX_SCRIPT_CHARACTERS} characters.` })

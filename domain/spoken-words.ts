@@ -86,6 +86,15 @@ export const fillWordTimes = (
   })
 }
 
+/** A voice reads letters and digits; emoji, symbols and punctuation alone give it nothing to say. */
+export const hasSpeakableText = (text: string): boolean => /[\p{L}\p{N}]/u.test(text)
+
+/**
+ * Audio shorter than this is a voice that said nothing of its text (one in another language):
+ * festival's empty utterance lasts 0.018 s, the shortest word about 0.3 s.
+ */
+export const MIN_SPOKEN_SECONDS = 0.1
+
 export const scriptWords = (text: string): ReadonlyArray<string> => textWords(text).map((w) => w.text)
 
 /** A written token as an engine timed it, in seconds from the start of the audio. */

@@ -2,11 +2,8 @@
 // captions and music over the whole. Plain data, so it can be stored as JSON and rendered later.
 import { Schema } from "effect"
 import { CaptionPage, CaptionPosition, CaptionStyle, endsSentence, TimedWord } from "./captions.ts"
+import { HexColour } from "./hex-colour.ts"
 import { FrameRate, RenderFormat } from "./rules.ts"
-
-export const HexColour = Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/)).annotations({
-  description: "A colour, #RRGGBB."
-})
 
 /** Output sizes by aspect ratio. */
 export const ASPECT_SIZES = {

@@ -2,6 +2,7 @@
 import { Config, Data, Effect, Layer, Option, Redacted } from "effect"
 import { AdminToken } from "../adapters/http/authentication.ts"
 import { type RateLimitSettings, TokenRateLimits } from "../adapters/http/token-rate-limits.ts"
+import { DEFAULT_REQUEST_LIMITS, RequestLimits, type RequestLimitSettings } from "../adapters/http/request-limits.ts"
 import { CanvasAnimatorLive } from "../adapters/animation/canvas-animator.ts"
 import { CanvasChatPainterLive } from "../adapters/chat/canvas-chat-painter.ts"
 import { CanvasFootageMakerLive } from "../adapters/gameplay/canvas-footage-maker.ts"
@@ -31,6 +32,8 @@ export interface AppSettings extends ServiceConfigShape {
   readonly adminToken: string | null
   /** The per-token budgets of /v1 and /mcp in each API process. */
   readonly rateLimits: RateLimitSettings
+  /** Body caps and deadlines of each API process; the defaults when left out. */
+  readonly requestLimits?: RequestLimitSettings
 }
 
 /**
@@ -53,7 +56,8 @@ const toolsLayer = (settings: AppSettings) =>
     HttpsWebhookTransportLive.pipe(Layer.provide(OutboundClientLive)),
     ServiceConfig.layer({ baseUrl: settings.baseUrl, workDir: settings.workDir }),
     Layer.succeed(AdminToken, Option.map(Option.fromNullable(settings.adminToken), Redacted.make)),
-    TokenRateLimits.layer(settings.rateLimits)
+    TokenRateLimits.layer(settings.rateLimits),
+    RequestLimits.layer(settings.requestLimits ?? DEFAULT_REQUEST_LIMITS)
   )
 
 const diskBlobs = (settings: AppSettings) => FsBlobStoreLive(`${settings.dataDir}/blobs`)

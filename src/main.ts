@@ -15,7 +15,8 @@ const program = Effect.gen(function*() {
     workDir: s.workDir,
     dataDir: s.dataDir,
     adminToken: s.adminToken,
-    rateLimits: s.rateLimits
+    rateLimits: s.rateLimits,
+    requestLimits: s.requestLimits
   })
   return yield* runRole(s, description).pipe(Effect.provide(layer))
 })

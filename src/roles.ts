@@ -6,7 +6,10 @@ import { WorkspaceStore } from "../domain/ports/workspace-store.ts"
 import { HttpServerLive } from "../adapters/http/server.ts"
 import type { BucketRule } from "../adapters/http/token-buckets.ts"
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "../adapters/http/token-rate-limits.ts"
+import { DEFAULT_REQUEST_LIMITS, type RequestLimitSettings } from "../adapters/http/request-limits.ts"
 import { randomToken, sha256Hex } from "./kernel/secrets.ts"
+import { clearAbandonedScratch } from "./kernel/scratch-space.ts"
+import { DEFAULT_FILE_SWEEP_INTERVAL_MS, scheduleFileSweeps } from "./ops/files/sweep-expired-files.ts"
 import { scheduleMonthlyGrants } from "./ops/plans/grant-monthly-credits.ts"
 import { createWorkspaceNow } from "./ops/workspaces/create-workspace.ts"
 import { makeWorker } from "./worker.ts"
@@ -39,6 +42,11 @@ export const roleSettings = Effect.gen(function*() {
   const webhookConcurrency = yield* Config.integer("WEBHOOK_CONCURRENCY").pipe(atLeast(1), Config.withDefault(4))
   // Shorter leases reclaim a crashed worker's job sooner; they are renewed every third of their length.
   const leaseSeconds = yield* Config.number("JOB_LEASE_SECONDS").pipe(atLeast(1), Config.withDefault(60))
+  // Files past their plan's retention answer 410 at once; their bytes go at the next sweep.
+  const fileSweepSeconds = yield* Config.number("FILE_SWEEP_INTERVAL_SECONDS").pipe(
+    atLeast(60),
+    Config.withDefault(DEFAULT_FILE_SWEEP_INTERVAL_MS / 1000)
+  )
   const graceSeconds = yield* Config.number("SHUTDOWN_GRACE_SECONDS").pipe(
     atLeast(0),
     Config.withDefault(DEFAULT_SHUTDOWN_GRACE_SECONDS)
@@ -46,6 +54,16 @@ export const roleSettings = Effect.gen(function*() {
   const rateLimits: RateLimitSettings = {
     reads: yield* rateBudget("RATE_LIMIT_PER_SECOND", "RATE_LIMIT_BURST", DEFAULT_RATE_LIMITS.reads),
     writes: yield* rateBudget("RATE_LIMIT_WRITES_PER_SECOND", "RATE_LIMIT_WRITES_BURST", DEFAULT_RATE_LIMITS.writes)
+  }
+  const d = DEFAULT_REQUEST_LIMITS
+  const requestLimits: RequestLimitSettings = {
+    ...d,
+    jsonBytes: yield* Config.integer("MAX_JSON_BODY_BYTES").pipe(atLeast(1024), Config.withDefault(d.jsonBytes)),
+    formParts: yield* Config.integer("MAX_FORM_PARTS").pipe(atLeast(1), Config.withDefault(d.formParts)),
+    headersSeconds: yield* Config.number("HEADERS_TIMEOUT_SECONDS").pipe(atLeast(1), Config.withDefault(d.headersSeconds)),
+    bodyIdleSeconds: yield* Config.number("BODY_IDLE_SECONDS").pipe(atLeast(1), Config.withDefault(d.bodyIdleSeconds)),
+    bodyMinBytesPerSecond: yield* Config.number("BODY_MIN_BYTES_PER_SECOND").pipe(atLeast(0), Config.withDefault(d.bodyMinBytesPerSecond)),
+    maxConnections: yield* Config.integer("MAX_CONNECTIONS").pipe(atLeast(1), Config.withDefault(d.maxConnections))
   }
   return {
     role,
@@ -58,8 +76,10 @@ export const roleSettings = Effect.gen(function*() {
     mediaConcurrency,
     webhookConcurrency,
     leaseSeconds,
+    fileSweepSeconds,
     graceSeconds,
-    rateLimits
+    rateLimits,
+    requestLimits
   }
 })
 
@@ -134,10 +154,14 @@ const announceWorker = (s: RoleSettings, d: StoreDescription) =>
     ...storeLines(d)
   ])
 
-/** Queues this month's credit grant (once, whatever the number of workers), then runs jobs. */
+/**
+ * Clears the scratch that killed processes left (of jobs no one runs any more), queues this month's
+ * credit grant and this period's expired-file sweep (once each, whatever the number of workers), then
+ * runs jobs.
+ */
 const work = (s: RoleSettings) =>
-  scheduleMonthlyGrants.pipe(Effect.zipRight(
-    makeWorker({ leaseMs: s.leaseSeconds * 1000 }).run({
+  Effect.all([clearAbandonedScratch, scheduleMonthlyGrants, scheduleFileSweeps(s.fileSweepSeconds * 1000)]).pipe(Effect.zipRight(
+    makeWorker({ leaseMs: s.leaseSeconds * 1000, fileSweepIntervalMs: s.fileSweepSeconds * 1000 }).run({
       pollInterval: "1 second",
       concurrency: { media: s.mediaConcurrency, webhooks: s.webhookConcurrency },
       grace: Duration.seconds(s.graceSeconds)
@@ -151,7 +175,7 @@ const work = (s: RoleSettings) =>
 export const runRole = (s: RoleSettings, d: StoreDescription) => {
   const serve = Effect.scoped(
     Effect.gen(function*() {
-      yield* Layer.build(HttpServerLive(s.port))
+      yield* Layer.build(HttpServerLive(s.port, s.requestLimits))
       yield* announceApi(s, d)
       return yield* Effect.never
     })

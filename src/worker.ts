@@ -6,14 +6,18 @@ import { renderJob } from "./ops/render/render-job.ts"
 import { deliverWebhookJob } from "./ops/webhooks/deliver-webhook.ts"
 import { grantMonthlyCreditsJob } from "./ops/plans/grant-monthly-credits.ts"
 import { runCaptionRemovalJob } from "./ops/caption-removal/run-caption-removal.ts"
+import { DEFAULT_FILE_SWEEP_INTERVAL_MS, sweepExpiredFilesJob } from "./ops/files/sweep-expired-files.ts"
 import { type JobHandler, makeJobRunner } from "./kernel/job-runner.ts"
 
 const handlers = [generateCaptionsJob, generateVideoJob, renderJob, renderEditorPictureJob, runCaptionRemovalJob, deliverWebhookJob, grantMonthlyCreditsJob] as const
 
 type ServicesOf<H> = H extends JobHandler<infer R> ? R : never
-export type WorkerServices = ServicesOf<(typeof handlers)[number]>
+export type WorkerServices = ServicesOf<(typeof handlers)[number] | ReturnType<typeof sweepExpiredFilesJob>>
 
-export const makeWorker = (options: { readonly leaseMs?: number } = {}) =>
-  makeJobRunner<WorkerServices>(handlers, options)
+export const makeWorker = (options: { readonly leaseMs?: number; readonly fileSweepIntervalMs?: number } = {}) =>
+  makeJobRunner<WorkerServices>(
+    [...handlers, sweepExpiredFilesJob(options.fileSweepIntervalMs ?? DEFAULT_FILE_SWEEP_INTERVAL_MS)],
+    options
+  )
 
 export const worker = makeWorker()

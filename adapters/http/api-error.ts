@@ -45,7 +45,8 @@ export const ApiErrors = {
   404: withStatus(404, "No such record in this workspace."),
   409: withStatus(409, "The record is not in a state that allows this, or the Idempotency-Key was used with another body."),
   413: withStatus(413, "The upload is over the size limit."),
-  429: withStatus(429, "Too many requests with this token; `Retry-After` (and `details.retryAfterSeconds`) says when to retry.")
+  429: withStatus(429, "Too many requests with this token; `Retry-After` (and `details.retryAfterSeconds`) says when to retry."),
+  503: withStatus(503, "A tool or service the request needs failed (a speech engine), not the request: retry shortly, or choose another voice.")
 } as const
 
 export const STATUS_OF: Readonly<Record<DomainError["_tag"], keyof typeof ApiErrors>> = {
@@ -55,7 +56,8 @@ export const STATUS_OF: Readonly<Record<DomainError["_tag"], keyof typeof ApiErr
   InsufficientCash: 402,
   PlanForbids: 403,
   NotFound: 404,
-  Conflict: 409
+  Conflict: 409,
+  Unavailable: 503
 }
 
 const CODE_OF: Readonly<Record<DomainError["_tag"], string>> = {
@@ -65,13 +67,21 @@ const CODE_OF: Readonly<Record<DomainError["_tag"], string>> = {
   InsufficientCash: "insufficient_cash",
   PlanForbids: "plan_forbids",
   NotFound: "not_found",
-  Conflict: "conflict"
+  Conflict: "conflict",
+  Unavailable: "unavailable"
 }
+
+/** Refusals quote the value they refuse: a short prefix of it is enough to recognise it. */
+const MAX_QUOTED_TEXT = 200
+
+export const shorten = (text: string): string => text.length <= MAX_QUOTED_TEXT ? text : `${text.slice(0, MAX_QUOTED_TEXT)}…`
 
 export const toApiError = (e: DomainError): ApiError => {
   switch (e._tag) {
-    case "InvalidInput":
-      return new ApiError({ status: 400, code: CODE_OF[e._tag], message: `${e.field}: ${e.message}`, details: { field: e.field, issues: [{ path: e.field, message: e.message }] } })
+    case "InvalidInput": {
+      const message = shorten(e.message)
+      return new ApiError({ status: 400, code: CODE_OF[e._tag], message: `${e.field}: ${message}`, details: { field: e.field, issues: [{ path: e.field, message }] } })
+    }
     case "InsufficientCredits":
       return new ApiError({ status: 402, code: CODE_OF[e._tag], message: e.message, details: { required: e.required, balance: e.balance } })
     case "InsufficientCash":
@@ -85,14 +95,6 @@ export const toApiError = (e: DomainError): ApiError => {
       return new ApiError({ status: STATUS_OF[e._tag], code: CODE_OF[e._tag], message: e.message })
   }
 }
-
-export const payloadTooLarge = (limitBytes: number) =>
-  new ApiError({
-    status: 413,
-    code: "payload_too_large",
-    message: `The upload is over the limit of ${Math.round(limitBytes / 1_000_000)} MB.`,
-    details: { limitBytes }
-  })
 
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new ApiError({ status: 429, code: "rate_limited", message, details: { retryAfterSeconds } })

@@ -3,6 +3,7 @@
 // Kept apart from its handlers so a typed client and the docs can import it alone.
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { IntegerFromText } from "../../domain/integer-text.ts"
 import { RenderOptions, TemplateId, WebhookUrl } from "../../domain/rules.ts"
 import { PixelBox, RemovalTarget } from "../../domain/text-regions.ts"
 import { VideoId } from "../../domain/video.ts"
@@ -18,7 +19,7 @@ import { AdminAuthentication, Authentication } from "./authentication.ts"
 export const CaptionVideoUpload = HttpApiSchema.Multipart(
   Schema.Struct({
     file: Multipart.SingleFileSchema.annotations({ description: "The video. At most 500 MB and 2 hours." }),
-    templateId: Schema.optional(Schema.compose(Schema.NumberFromString, TemplateId)),
+    templateId: Schema.optional(Schema.compose(IntegerFromText, TemplateId)),
     render: Schema.optional(Schema.parseJson(RenderOptions)).annotations({
       description: "The render fields as a JSON string, e.g. `{\"frameRate\":60}`; `{}` takes the defaults."
     }),
@@ -62,10 +63,16 @@ export const IdempotencyHeaders = Schema.Struct({
   })
 })
 
-/** Payloads that HTTP accepts beyond the operation's JSON input. */
+/**
+ * Payloads that HTTP accepts beyond the operation's JSON input. A field the operation does not know is
+ * refused (400 naming it), as the OpenAPI document's `additionalProperties: false` says: a misspelt
+ * optional field would otherwise be dropped without a word.
+ */
 const httpPayload = (op: AnyOperation): Schema.Schema.Any => {
   const form = UPLOAD_FORMS[op.name]
-  return form === undefined ? op.payload : Schema.Union(form, op.payload)
+  return (form === undefined ? op.payload : Schema.Union(form, op.payload)).annotations({
+    parseOptions: { onExcessProperty: "error" }
+  })
 }
 
 const endpointOf = (op: AnyOperation) => {

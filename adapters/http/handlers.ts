@@ -48,7 +48,9 @@ const uploadRun = (
       return yield* new InvalidInput({ field: "url", message: "send either a `file` or a `url`, not both" })
     }
     const size = yield* Effect.promise(() => stat(file.path).then((s) => s.size))
-    return { fingerprint: { file: { name: file.name, contentType: file.contentType, size }, ...fields }, run: start(file, fields) }
+    // Only these three: the platform's file object carries a `_tag` of its own.
+    const uploaded: UploadedFile = { path: file.path, name: file.name, contentType: file.contentType }
+    return { fingerprint: { file: { name: file.name, contentType: file.contentType, size }, ...fields }, run: start(uploaded, fields) }
   })
 
 /** The operations that also take a multipart upload, and how each starts from the uploaded file. */

@@ -1,10 +1,11 @@
-// Turns what the HTTP layer rejects before a handler runs into the one error shape: schema
-// failures name the field, malformed JSON is a 400, an upload over the limit is a 413. A database
-// that cannot be reached is a 503, so clients retry instead of reporting a bug.
+// Turns what the HTTP layer rejects before a handler runs into the one error shape: schema failures
+// name the field; a refused body and anything else that escaped a route are answered by
+// failure-answer.ts. A database that cannot be reached is a 503, so clients retry instead of reporting
+// a bug.
 import { HttpApiBuilder, type HttpApiError, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Cause, Effect, Option } from "effect"
-import { MAX_SOURCE_BYTES } from "../../domain/rules.ts"
-import { ApiError, payloadTooLarge } from "./api-error.ts"
+import { Cause, Effect } from "effect"
+import { ApiError, shorten } from "./api-error.ts"
+import { answerFailure } from "./failure-answer.ts"
 
 interface Issue {
   readonly path: string
@@ -32,46 +33,21 @@ const summary = (issues: ReadonlyArray<Issue>): string => {
   return issues[0]!.message
 }
 
+const MAX_ISSUES = 20
+
 const fromDecodeError = (e: HttpApiError.HttpApiDecodeError, isForm: boolean): ApiError => {
-  const all = e.issues.map((i) => ({ path: i.path.length === 0 ? "body" : i.path.map(String).join("."), message: i.message }))
+  const all = e.issues.slice(0, MAX_ISSUES).map((i) => ({
+    path: shorten(i.path.length === 0 ? "body" : i.path.map(String).join(".")),
+    message: shorten(i.message)
+  }))
   const issues = relevant(all, isForm)
   const field = issues[0]?.path ?? "body"
-  const message = issues.length === 0 ? e.message : summary(issues.filter((i) => i.path === field))
+  const message = issues.length === 0 ? shorten(e.message) : summary(issues.filter((i) => i.path === field))
   return new ApiError({ status: 400, code: "invalid_input", message: `${field}: ${message}`, details: { field, issues } })
 }
 
 const tagOf = (u: unknown): string | undefined =>
   typeof u === "object" && u !== null && "_tag" in u ? String((u as { _tag: unknown })._tag) : undefined
-
-const reasonOf = (u: unknown): string =>
-  typeof u === "object" && u !== null && "reason" in u ? String((u as { reason: unknown }).reason) : ""
-
-/**
- * Over a size limit: the platform's FileTooLarge/BodyTooLarge, or the parser's own ReachedLimit,
- * which arrives wrapped in an InternalError when the platform was writing the upload to disk.
- */
-const isOverLimit = (u: unknown, depth = 0): boolean =>
-  (tagOf(u) === "MultipartError" && (reasonOf(u) === "FileTooLarge" || reasonOf(u) === "BodyTooLarge")) ||
-  tagOf(u) === "ReachedLimit" ||
-  (depth < 4 && typeof u === "object" && u !== null && "cause" in u && isOverLimit((u as { cause: unknown }).cause, depth + 1))
-
-/** Defects the platform raises for bodies it cannot read, mapped to what the client did wrong. */
-const fromDefect = (defect: unknown): ApiError | undefined => {
-  const tag = tagOf(defect)
-  if (isOverLimit(defect)) return payloadTooLarge(MAX_SOURCE_BYTES)
-  if (tag === "MultipartError") {
-    return new ApiError({
-      status: 400,
-      code: "invalid_input",
-      message: "body: the multipart form data could not be read",
-      details: { field: "body", reason: reasonOf(defect) }
-    })
-  }
-  if (tag === "RequestError" && reasonOf(defect) === "Decode") {
-    return new ApiError({ status: 400, code: "invalid_input", message: "body: the request body is not valid JSON", details: { field: "body" } })
-  }
-  return undefined
-}
 
 /**
  * SQLSTATE classes where the server cannot serve now: connection exception, failed login, no such
@@ -121,10 +97,7 @@ export const mapRequestErrors = (app: HttpApp.Default): HttpApp.Default =>
     Effect.catchAllCause((cause) =>
       isDatabaseUnreachable(cause)
         ? Effect.as(Effect.logWarning("database unreachable", cause), databaseUnreachable)
-        : Option.match(Option.flatMapNullable(Cause.dieOption(cause), fromDefect), {
-          onNone: () => Effect.failCause(cause),
-          onSome: Effect.fail
-        })
+        : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => answerFailure(request, cause))
     )
   ) as HttpApp.Default
 

@@ -1,12 +1,8 @@
 // The HTTP server: the derived API with its docs, the media links, the editor page, and the
-// request guards (size limits before reading a body, errors in one shape).
-import { type HttpApi, HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer, HttpServerRequest, HttpServerResponse, Multipart, type HttpApp } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
-import { Duration, Effect, Layer, Option } from "effect"
-import { createServer } from "node:http"
+// request guards (bodies read under caps and deadlines, every refusal a JSON answer).
+import { type HttpApi, HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer, HttpServerRequest, HttpServerResponse, type HttpApp } from "@effect/platform"
+import { Duration, Effect, Layer } from "effect"
 import { Transactor } from "../../domain/ports/transactor.ts"
-import { MAX_SOURCE_BYTES } from "../../domain/rules.ts"
-import { payloadTooLarge } from "./api-error.ts"
 import { ReelwrightApi } from "./api.ts"
 import { AdminAuthenticationLive, type AdminToken, AuthenticationLive } from "./authentication.ts"
 import type { CatalogueServices } from "../../src/catalogue.ts"
@@ -16,41 +12,13 @@ import { AdminGroupLive, VideosGroupLive } from "./handlers.ts"
 import { MediaRoute } from "./media-route.ts"
 import { McpRoute } from "../mcp/mcp-route.ts"
 import { OAuthRoutes } from "../oauth/oauth-routes.ts"
+import { listenerLayer } from "./node-listener.ts"
 import { limitTokenRate } from "./rate-limit-guard.ts"
+import { guardRequests } from "./request-guard.ts"
+import type { RequestLimitSettings } from "./request-limits.ts"
 import { RequestErrorsLive } from "./request-errors.ts"
 import { ArtStylePreviewRoute } from "./art-style-preview-route.ts"
 import { VoicePreviewRoute } from "./voice-preview-route.ts"
-
-/** Room for the multipart envelope and text fields around a file at the limit. */
-const FORM_OVERHEAD_BYTES = 1024 * 1024
-/**
- * The multipart parser counts a part's header lines toward its size, so the streaming cap gets a
- * little room; the exact 500 MB rule is applied to the stored file when it is probed.
- */
-const PART_HEADER_ALLOWANCE_BYTES = 64 * 1024
-const JSON_LIMIT_BYTES = 1024 * 1024
-
-/**
- * Refuses a body whose declared length is over the limit before reading any of it, and caps a form's
- * file while it streams (the cap is set only for forms: setting it costs every request).
- */
-const limitBodySize = (app: HttpApp.Default): HttpApp.Default =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const declared = Number(request.headers["content-length"] ?? "0")
-    const isForm = (request.headers["content-type"] ?? "").toLowerCase().includes("multipart/form-data")
-    const limit = isForm ? MAX_SOURCE_BYTES + FORM_OVERHEAD_BYTES : JSON_LIMIT_BYTES
-    if (declared > limit) {
-      const error = isForm ? payloadTooLarge(MAX_SOURCE_BYTES) : payloadTooLarge(JSON_LIMIT_BYTES)
-      return HttpServerResponse.unsafeJson(
-        { error: { code: error.code, message: error.message, details: error.details } },
-        { status: 413, headers: { connection: "close" } }
-      )
-    }
-    return yield* isForm
-      ? Multipart.withLimits(app, { maxFileSize: Option.some(MAX_SOURCE_BYTES + PART_HEADER_ALLOWANCE_BYTES) })
-      : app
-  })
 
 /**
  * Successful reads are left out of the request log: they are what clients poll, and at one line each they
@@ -63,7 +31,7 @@ const quietReads = (app: HttpApp.Default): HttpApp.Default =>
       : app)
 
 const serverMiddleware = (app: HttpApp.Default) =>
-  HttpMiddleware.logger(limitTokenRate(quietReads(limitBodySize(app))))
+  HttpMiddleware.logger(guardRequests(limitTokenRate(quietReads(app))))
 
 const READY_TIMEOUT = Duration.seconds(3)
 
@@ -108,5 +76,5 @@ export const HttpAppLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   HttpServer.withLogAddress
 )
 
-export const HttpServerLive = (port: number) =>
-  HttpAppLive.pipe(Layer.provide(NodeHttpServer.layer(createServer, { port })))
+export const HttpServerLive = (port: number, limits: RequestLimitSettings) =>
+  HttpAppLive.pipe(Layer.provide(listenerLayer(limits, { port })))

@@ -77,6 +77,9 @@ const answer = (request: HttpServerRequest.HttpServerRequest, workspace: Workspa
         ),
         { signal }
       )
+    // Read (under the body cap) before the SDK sees it: a refusal is then answered as JSON-RPC here,
+    // not lost inside the web stream the SDK reads.
+    yield* request.text
     const web = yield* HttpServerRequest.toWeb(request)
     const response = yield* Effect.acquireUseRelease(
       Effect.promise(async () => {

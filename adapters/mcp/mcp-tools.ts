@@ -151,6 +151,8 @@ const failureText = (error: DomainError): string => {
       return `${sentence(error.message)} Check the video's state with get_video and call again when it allows this.`
     case "Unauthenticated":
       return `${sentence(error.message)} Authorize again.`
+    case "Unavailable":
+      return `${sentence(error.message)} Call again shortly, or choose another voice.`
   }
 }
 

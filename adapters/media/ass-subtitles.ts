@@ -1,5 +1,5 @@
 // Caption pages + a caption style -> an ASS script for libass, sized to the output picture.
-import { type CaptionPage, type CaptionStyle, placementOf, type TimedWord } from "../../domain/captions.ts"
+import { type CaptionPage, type CaptionStyle, placementOf, singleLine, type TimedWord } from "../../domain/captions.ts"
 import type { RenderFormat } from "../../domain/rules.ts"
 
 export interface AssRequest {
@@ -33,11 +33,10 @@ const assTime = (seconds: number): string => {
 /**
  * Words are literal text: braces would open override blocks and a backslash could form \N, \h or
  * \{ with the next character, so braces are escaped (libass reads \{ and \} as literal) and a
- * word joiner (invisible) follows every backslash.
+ * word joiner (invisible) follows every backslash. A line break would end the Dialogue line.
  */
 export const escapeAssText = (text: string): string =>
-  text
-    .replace(/[\r\n]+/g, " ")
+  singleLine(text)
     .replace(/\\/g, "\\\u2060")
     .replace(/[{}]/g, (brace) => `\\${brace}`)
 
@@ -81,10 +80,13 @@ interface StyleLine {
   readonly border: number
 }
 
+/** Style fields are comma separated, one style a line: a value keeps neither, whatever was saved before the rules. */
+const styleField = (value: string | number): string => singleLine(String(value)).replace(/,/g, " ")
+
 const styleLine = (s: StyleLine, style: CaptionStyle, m: Metrics, p: Placement, marginH: number): string =>
-  [
-    `Style: ${s.name}`,
-    style.fontFamily.replace(/,/g, " "),
+  `Style: ${[
+    s.name,
+    style.fontFamily,
     m.fontSize,
     assColour(s.primary),
     assColour(s.secondary),
@@ -106,7 +108,7 @@ const styleLine = (s: StyleLine, style: CaptionStyle, m: Metrics, p: Placement, 
     marginH,
     p.marginV,
     1
-  ].join(",")
+  ].map(styleField).join(",")}`
 
 const dialogue = (layer: number, start: number, end: number, styleName: string, text: string): string =>
   `Dialogue: ${layer},${assTime(start)},${assTime(end)},${styleName},,0,0,0,,${text}`

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Clock, Config, Effect, Layer, Schema } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
+import { MAX_DECODED_PIXELS, tooLargeToDecode } from "../../domain/picture-limits.ts"
 import { type BurnRequest, MediaEngine, type MediaEngineShape, type ProbeResult } from "../../domain/ports/media-engine.ts"
 import type { PixelBox, TextRegion } from "../../domain/text-regions.ts"
 import { assSubtitles } from "./ass-subtitles.ts"
@@ -16,6 +17,7 @@ export const x264Args = (preset: string = DEFAULT_X264_PRESET): Array<string> =>
 ]
 
 const FfprobeStream = Schema.Struct({
+  index: Schema.Number,
   codec_type: Schema.optional(Schema.String),
   width: Schema.optional(Schema.Number),
   height: Schema.optional(Schema.Number),
@@ -31,7 +33,7 @@ type FfprobeStream = typeof FfprobeStream.Type
 const FfprobeOutput = Schema.parseJson(
   Schema.Struct({
     streams: Schema.optionalWith(Schema.Array(FfprobeStream), { default: () => [] }),
-    format: Schema.optional(Schema.Struct({ duration: Schema.optional(Schema.String) }))
+    format: Schema.optional(Schema.Struct({ duration: Schema.optional(Schema.String), format_name: Schema.optional(Schema.String) }))
   })
 )
 
@@ -51,6 +53,15 @@ const rate = (value: string | undefined): number | undefined => {
 
 const rotation = (stream: FfprobeStream): number =>
   stream.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? Number(stream.tags?.rotate ?? 0)
+
+/** The demuxers of single pictures: image2 by file name, `png_pipe`, `jpeg_pipe`, `webp_pipe`... by content. */
+const isStillFormat = (name: string): boolean => name === "image2" || name.endsWith("_pipe")
+
+/** A decoder's refusal of a picture above -max_pixels (libavutil's imgutils), with the picture's size. */
+const OVERSIZED = /Picture size (\d+)x(\d+) exceeds specified max pixel count/
+
+/** Every decode is capped: a picture above the largest any kind may have is refused, not decoded. */
+const MAX_PIXELS_ARGS = ["-max_pixels", String(MAX_DECODED_PIXELS)]
 
 /** H.264 in yuv420p needs even dimensions. */
 const even = (n: number): number => Math.max(2, Math.floor(n / 2) * 2)
@@ -245,9 +256,14 @@ export const FfmpegEngineLive = Layer.effect(
         return result
       })
 
-    const probe = (path: string) =>
+    /** ffprobe's facts and the stream the picture is in (ffprobe decodes its first frame, capped). */
+    const readFacts = (path: string) =>
       Effect.gen(function* () {
-        const result = yield* run(ffprobe, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path])
+        const result = yield* run(ffprobe, [
+          "-v", "error", ...MAX_PIXELS_ARGS, "-print_format", "json", "-show_format", "-show_streams", path
+        ])
+        const oversized = OVERSIZED.exec(result.stderr)
+        if (oversized !== null) return yield* new WorkFailed({ message: tooLargeToDecode(Number(oversized[1]), Number(oversized[2])) })
         const notMedia = (reason: string) =>
           new WorkFailed({ message: `The source is not a media file ffprobe can read: ${reason}` })
         if (result.code !== 0) return yield* notMedia(lastError(result.stderr, path))
@@ -268,7 +284,25 @@ export const FfmpegEngineLive = Layer.effect(
           height: turned ? width : height,
           frameRate: video === undefined ? 0 : (rate(video.avg_frame_rate) ?? rate(video.r_frame_rate) ?? 0),
           hasVideo: video !== undefined,
-          hasAudio
+          hasAudio,
+          still: video !== undefined && isStillFormat(out.format?.format_name ?? "")
+        }
+        return { facts, videoStream: video?.index ?? null }
+      })
+
+    // ffprobe reads a container's headers, which may describe a stream that does not decode.
+    const probe = (path: string) =>
+      Effect.gen(function* () {
+        const { facts, videoStream } = yield* readFacts(path)
+        if (videoStream === null) return facts
+        const result = yield* run(ffmpeg, [
+          ...QUIET, ...MAX_PIXELS_ARGS, "-i", path, "-map", `0:${videoStream}`, "-frames:v", "1", "-f", "framecrc", "-"
+        ])
+        const decoded = result.code === 0 && result.stdout.split("\n").some((line) => line !== "" && !line.startsWith("#"))
+        if (!decoded) {
+          return yield* new WorkFailed({
+            message: `The picture in the file cannot be decoded (${lastError(result.stderr, path)}); re-encode it (H.264 in MP4 plays everywhere) and send it again.`
+          })
         }
         return facts
       }).pipe(Effect.withSpan("FfmpegEngine.probe", { attributes: { path } }))
@@ -351,7 +385,7 @@ export const FfmpegEngineLive = Layer.effect(
 
     const wipeRegions: MediaEngineShape["wipeRegions"] = (request) =>
       Effect.gen(function* () {
-        const facts = yield* probe(request.input)
+        const { facts } = yield* readFacts(request.input)
         if (!facts.hasVideo) return yield* new WorkFailed({ message: "The source has no picture to wipe text from." })
         const picture = wipePicture(facts.width, facts.height)
         const regions = request.regions.flatMap((region) => {
@@ -416,7 +450,7 @@ export const FfmpegEngineLive = Layer.effect(
 
     const thumbnail = (input: string, outputJpg: string, atSeconds: number) =>
       Effect.gen(function* () {
-        const { durationSeconds } = yield* probe(input)
+        const { durationSeconds } = (yield* readFacts(input)).facts
         // Seeking to the very end finds no frame, so stay a little inside the video.
         const at = Math.min(Math.max(0, atSeconds), Math.max(0, durationSeconds - 0.25))
         const result = yield* run(ffmpeg, [

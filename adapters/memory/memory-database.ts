@@ -5,7 +5,7 @@ import type { CaptionRemovalRecord } from "../../domain/caption-removal.ts"
 import type { TimedWord } from "../../domain/captions.ts"
 import type { GeneratedProject } from "../../domain/generated-project.ts"
 import type { StoredFile } from "../../domain/ports/file-store.ts"
-import type { StoredResponse } from "../../domain/ports/idempotency-store.ts"
+import type { KeyedRequest } from "../../domain/ports/idempotency-store.ts"
 import type { Job } from "../../domain/ports/job-queue.ts"
 import type { CashEntry } from "../../domain/ports/cash-ledger.ts"
 import type { LedgerEntry } from "../../domain/ports/ledger.ts"
@@ -35,7 +35,7 @@ export interface Tables {
   readonly events: ReadonlyMap<string, OutboxEvent>
   readonly deliveryAttempts: ReadonlyArray<DeliveryAttempt>
   /** Keyed by `responseKey(workspaceId, key)`. */
-  readonly responses: ReadonlyMap<string, StoredResponse>
+  readonly responses: ReadonlyMap<string, KeyedRequest>
   readonly files: ReadonlyMap<string, StoredFile>
   readonly uploads: ReadonlyMap<string, Upload>
   readonly users: ReadonlyMap<string, User>

@@ -1,7 +1,8 @@
 // FileStore over the in-memory database.
 import { Effect, Layer, Option } from "effect"
+import { isPastExpiry } from "../../domain/file-retention.ts"
 import { FileStore } from "../../domain/ports/file-store.ts"
-import { MemoryDatabase, updateRow, withRow } from "./memory-database.ts"
+import { byCodeUnits, MemoryDatabase, updateRow, withRow } from "./memory-database.ts"
 
 export const MemoryFileStoreLive = Layer.effect(
   FileStore,
@@ -29,12 +30,26 @@ export const MemoryFileStoreLive = Layer.effect(
             [...t.files].map(([id, f]) =>
               [
                 id,
-                f.workspaceId === workspaceId && f.deletedAt === null
+                f.workspaceId === workspaceId && f.deletedAt === null && f.purgedAt === null
                   ? { ...f, expiresAt: retentionMs === null ? null : Date.parse(f.createdAt) + retentionMs }
                   : f
               ] as const
             )
           )
-        })).pipe(Effect.withSpan("MemoryFileStore.setRetention"))
+        })).pipe(Effect.withSpan("MemoryFileStore.setRetention")),
+      listExpired: (now, limit) =>
+        db.read((t) =>
+          [...t.files.values()]
+            .filter((f) => f.deletedAt === null && f.purgedAt === null && isPastExpiry(f, now))
+            .sort((a, b) => a.expiresAt! - b.expiresAt! || byCodeUnits(a.id, b.id))
+            .slice(0, limit)
+        ).pipe(Effect.withSpan("MemoryFileStore.listExpired")),
+      markPurged: (id, at) =>
+        db.modify((t) => {
+          const file = t.files.get(id)
+          const purgeable = file !== undefined && file.deletedAt === null && file.purgedAt === null &&
+            isPastExpiry(file, Date.parse(at))
+          return [purgeable, purgeable ? { ...t, files: withRow(t.files, id, { ...file, purgedAt: at }) } : t] as const
+        }).pipe(Effect.withSpan("MemoryFileStore.markPurged"))
     }))
 )

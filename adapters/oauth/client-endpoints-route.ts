@@ -5,6 +5,7 @@ import { Duration, Effect, Option } from "effect"
 import type { OAuthStore } from "../../domain/ports/oauth-store.ts"
 import type { Transactor } from "../../domain/ports/transactor.ts"
 import type { ServiceConfig } from "../../src/kernel/service-config.ts"
+import { parseJsonBody } from "../http/request-body.ts"
 import { registerClient } from "../../src/ops/oauth/register-client.ts"
 import { revokeOAuthToken } from "../../src/ops/oauth/revoke-oauth-token.ts"
 import { exchangeToken } from "../../src/ops/oauth/token-exchange.ts"
@@ -29,7 +30,8 @@ export const ClientEndpointsRoute = HttpApiBuilder.Router.use((router) =>
       const decision = yield* registrations.take(yield* clientAddress(ipHeader))
       if (!decision.allowed) return oauthTooManyRequests(decision.retryAfterSeconds)
       const request = yield* HttpServerRequest.HttpServerRequest
-      const metadata = yield* Effect.option(request.json)
+      // The text is read under the body cap (a refusal answers for itself); only its parse is ours to judge.
+      const metadata = yield* Effect.option(Effect.flatMap(request.text, parseJsonBody))
       if (Option.isNone(metadata)) return oauthError("invalid_client_metadata", "The body must be a JSON object of client metadata.")
       return yield* registerClient(metadata.value).pipe(
         Effect.match({ onFailure: oauthFailure, onSuccess: (client) => oauthJson(client, 201) })

@@ -15,6 +15,7 @@ interface FileRow {
   readonly created_at: Date
   readonly expires_at: string | null
   readonly deleted_at: Date | null
+  readonly purged_at: Date | null
 }
 
 const toFile = (row: FileRow): StoredFile => ({
@@ -27,7 +28,8 @@ const toFile = (row: FileRow): StoredFile => ({
   bytes: fromBigint(row.bytes),
   createdAt: isoText(row.created_at),
   expiresAt: fromBigintOrNull(row.expires_at),
-  deletedAt: isoTextOrNull(row.deleted_at)
+  deletedAt: isoTextOrNull(row.deleted_at),
+  purgedAt: isoTextOrNull(row.purged_at)
 })
 
 const oneFile = (rows: ReadonlyArray<FileRow>) => Option.map(Option.fromNullable(rows[0]), toFile)
@@ -38,9 +40,9 @@ export const PgFileStoreLive = Layer.effect(
     FileStore.of({
       insert: (f) =>
         sql`INSERT INTO files (id, workspace_id, blob_key, token, name, content_type, bytes, created_at, expires_at,
-            deleted_at)
+            deleted_at, purged_at)
           VALUES (${f.id}, ${f.workspaceId}, ${f.blobKey}, ${f.token}, ${f.name}, ${f.contentType}, ${f.bytes},
-            ${f.createdAt}, ${f.expiresAt}, ${f.deletedAt})`.pipe(
+            ${f.createdAt}, ${f.expiresAt}, ${f.deletedAt}, ${f.purgedAt})`.pipe(
           Effect.asVoid,
           Effect.orDie,
           Effect.withSpan("PgFileStore.insert")
@@ -69,10 +71,26 @@ export const PgFileStoreLive = Layer.effect(
         sql`UPDATE files
           SET expires_at = CASE WHEN ${retentionMs}::bigint IS NULL THEN NULL
             ELSE (extract(epoch FROM created_at) * 1000)::bigint + ${retentionMs}::bigint END
-          WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL`.pipe(
+          WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL AND purged_at IS NULL`.pipe(
           Effect.asVoid,
           Effect.orDie,
           Effect.withSpan("PgFileStore.setRetention")
+        ),
+      listExpired: (now, limit) =>
+        sql<FileRow>`SELECT * FROM files
+          WHERE expires_at IS NOT NULL AND expires_at <= ${now} AND deleted_at IS NULL AND purged_at IS NULL
+          ORDER BY expires_at, id LIMIT ${limit}`.pipe(
+          Effect.map((rows) => rows.map(toFile)),
+          Effect.orDie,
+          Effect.withSpan("PgFileStore.listExpired")
+        ),
+      markPurged: (id, at) =>
+        sql`UPDATE files SET purged_at = ${at}
+          WHERE id = ${id} AND expires_at <= ${Date.parse(at)} AND deleted_at IS NULL AND purged_at IS NULL
+          RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie,
+          Effect.withSpan("PgFileStore.markPurged")
         )
     }))
 )

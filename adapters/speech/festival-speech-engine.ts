@@ -22,6 +22,22 @@ const KNOWN_VOICES: ReadonlyArray<EngineVoice & { readonly folder: string }> = [
   { folder: "rab_diphone", id: "festival-rab", name: "Rab (robotic)", language: "en-GB", gender: "male" }
 ]
 
+/**
+ * The text as festival's English front end can take it: accents folded ("café" reads "cafe") and every
+ * other non-ASCII character a space. It says nothing for those anyway, and a long run of their bytes
+ * overflows its stack (500 emoji, 600 "é"). Word times still come from the original text.
+ */
+export const festivalText = (text: string): string =>
+  text.normalize("NFKD").replace(/\p{M}+/gu, "").replace(/[‘’]/g, "'").replace(/[“”]/g, '"').replace(/[‐-―]/g, "-")
+    .replace(/[^\x20-\x7e\n\t]+/g, " ")
+
+/** Festival's own complaint (`SIOD ERROR: ...`) rather than the command line and its paths. */
+const festivalError = (error: unknown): string => {
+  const stderr = typeof error === "object" && error !== null && "stderr" in error ? String(error.stderr) : ""
+  const line = stderr.split("\n").find((l) => /error/i.test(l))?.trim() ?? (error instanceof Error ? error.message : String(error))
+  return line.slice(0, 300)
+}
+
 const schemeString = (s: string): string => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`
 
 /**
@@ -80,14 +96,14 @@ export const makeFestivalSpeechEngine: Effect.Effect<Option.Option<SpeechEngineS
         const scriptPath = `${outputWav}.scm`
         const stdout = yield* Effect.tryPromise({
           try: async () => {
-            await writeFile(scriptPath, script(folder, text, outputWav))
+            await writeFile(scriptPath, script(folder, festivalText(text), outputWav))
             try {
               return (await run(binary, ["-b", scriptPath], { maxBuffer: 64 * 1024 * 1024 })).stdout
             } finally {
               await rm(scriptPath, { force: true })
             }
           },
-          catch: (error) => new WorkFailed({ message: `festival could not speak the text: ${String(error).slice(0, 500)}` })
+          catch: (error) => new WorkFailed({ message: `festival could not speak the text (${festivalError(error)})` })
         })
         const { durationSeconds } = yield* Effect.tryPromise({
           try: () => readWavInfo(outputWav),

@@ -15,6 +15,8 @@ export interface StoredFile {
   /** Epoch ms after which the link stops working; null = kept. */
   readonly expiresAt: number | null
   readonly deletedAt: string | null
+  /** When the expiry sweep removed the bytes; the file then stays expired whatever its plan becomes. */
+  readonly purgedAt: string | null
 }
 
 export interface FileStoreShape {
@@ -23,9 +25,16 @@ export interface FileStoreShape {
   readonly getByToken: (token: string) => Effect.Effect<Option.Option<StoredFile>>
   readonly markDeleted: (id: string, at: string) => Effect.Effect<void>
   /**
-   * Dates the expiry of every file of the workspace that is not deleted `retentionMs` after it was
-   * stored (null: kept): a new plan's retention, counted from each upload.
+   * Dates the expiry of every file of the workspace that is neither deleted nor purged `retentionMs`
+   * after it was stored (null: kept): a new plan's retention, counted from each upload.
    */
   readonly setRetention: (workspaceId: string, retentionMs: number | null) => Effect.Effect<void>
+  /** Files expired at `now` whose bytes are still stored (neither deleted nor purged), soonest expired first. */
+  readonly listExpired: (now: number, limit: number) => Effect.Effect<ReadonlyArray<StoredFile>>
+  /**
+   * Marks the file purged at `at`, only if it is then still expired and neither deleted nor purged (a
+   * plan change may have kept it since it was listed): true when marked, and its bytes may go.
+   */
+  readonly markPurged: (id: string, at: string) => Effect.Effect<boolean>
 }
 export class FileStore extends Context.Tag("FileStore")<FileStore, FileStoreShape>() {}

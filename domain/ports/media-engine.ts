@@ -13,6 +13,8 @@ export interface ProbeResult {
   readonly frameRate: number
   readonly hasVideo: boolean
   readonly hasAudio: boolean
+  /** A single picture (PNG, JPEG, WebP...), not a moving one. */
+  readonly still: boolean
 }
 
 export interface BurnRequest {
@@ -38,6 +40,10 @@ export interface AudioCue {
 
 /** The media toolbox (ffmpeg/ffprobe). Failures are WorkFailed with a message a person can act on. */
 export interface MediaEngineShape {
+  /**
+   * What the file holds, read without decoding more than its first picture: WorkFailed when it is not
+   * media, its picture cannot be decoded, or it is above MAX_DECODED_PIXELS (then nothing decodes it).
+   */
   readonly probe: (path: string) => Effect.Effect<ProbeResult, WorkFailed>
   /** 16 kHz mono 16-bit WAV, what recognizers want. */
   readonly extractAudio: (input: string, outputWav: string) => Effect.Effect<void, WorkFailed>

@@ -1,11 +1,21 @@
 // Retried creates with the same Idempotency-Key get the first answer; the same key with another
 // body is a conflict. Answers are stored encoded and decoded again, so replays match exactly.
-import { Effect, Option, Schema } from "effect"
+// The key is reserved (committed) before the work starts, so of concurrent requests with one key
+// exactly one does the work; the others wait a little for its answer and replay it.
+import { Clock, Duration, Effect, Option, Schema } from "effect"
 import { Conflict } from "../../domain/errors.ts"
-import { IdempotencyStore } from "../../domain/ports/idempotency-store.ts"
+import { IdempotencyStore, type KeyedRequest } from "../../domain/ports/idempotency-store.ts"
 import { CurrentWorkspace } from "./current-workspace.ts"
-import { nowIso } from "./now.ts"
-import { sha256Hex } from "./secrets.ts"
+import { newId, sha256Hex } from "./secrets.ts"
+
+/** How long a request waits for the answer of the one holding its key before a 409 says it still runs. */
+const WAIT_FOR_HOLDER = Duration.seconds(10)
+const POLL_INTERVAL = Duration.millis(100)
+/**
+ * A reservation never answered for this long is taken over: the process that held it died (a live one
+ * answers or releases). Far longer than any request runs, synchronous ones included.
+ */
+const RESERVATION_EXPIRY = Duration.minutes(10)
 
 const stableJson = (value: unknown): string =>
   JSON.stringify(value, (_, v: unknown) =>
@@ -24,17 +34,50 @@ export const withIdempotency = <A, I, E, R>(
     const workspace = yield* CurrentWorkspace
     const store = yield* IdempotencyStore
     const fingerprint = sha256Hex(`${operationName}\n${stableJson(request)}`)
-    const previous = yield* store.get(workspace.id, key)
-    if (Option.isSome(previous)) {
-      if (previous.value.fingerprint !== fingerprint) {
+    const holder = newId()
+    const reserve = Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      store.reserve({
+        workspaceId: workspace.id,
+        key,
+        fingerprint,
+        holder,
+        reservedAt: new Date(now).toISOString(),
+        staleBefore: new Date(now - Duration.toMillis(RESERVATION_EXPIRY)).toISOString()
+      }))
+    const giveUpAt = (yield* Clock.currentTimeMillis) + Duration.toMillis(WAIT_FOR_HOLDER)
+
+    let current: KeyedRequest = yield* reserve
+    while (current.holder !== holder) {
+      if (current.fingerprint !== fingerprint) {
         return yield* new Conflict({
           message: "This Idempotency-Key was already used with a different request. Use a new key for a new request."
         })
       }
-      return yield* Schema.decodeUnknown(output)(previous.value.response).pipe(Effect.orDie)
+      if (Option.isSome(current.response)) {
+        return yield* Schema.decodeUnknown(output)(current.response.value).pipe(Effect.orDie)
+      }
+      if ((yield* Clock.currentTimeMillis) >= giveUpAt) {
+        return yield* new Conflict({
+          message: "The first request with this Idempotency-Key is still in progress. Send it again later to get its answer."
+        })
+      }
+      yield* Effect.sleep(POLL_INTERVAL)
+      // Gone: its holder failed and released it, and this request runs in its place (or waits for another that does).
+      const next = yield* store.get(workspace.id, key)
+      current = Option.isSome(next) ? next.value : yield* reserve
     }
-    const result = yield* run
-    const response = yield* Schema.encode(output)(result).pipe(Effect.orDie)
-    yield* store.put({ workspaceId: workspace.id, key, fingerprint, response, createdAt: yield* nowIso })
-    return result
+
+    // A failure is not an answer (as before reservations): an error such as a 402, a defect or an interruption
+    // releases the key, so the same request may be sent again with it and runs again.
+    return yield* Effect.uninterruptibleMask((restore) =>
+      restore(run).pipe(
+        Effect.tap((result) =>
+          Schema.encode(output)(result).pipe(
+            Effect.orDie,
+            Effect.flatMap((response) => store.answer(workspace.id, key, holder, response))
+          )
+        ),
+        Effect.onError(() => store.release(workspace.id, key, holder))
+      )
+    )
   }).pipe(Effect.withSpan("withIdempotency"))

@@ -4,6 +4,7 @@
 // cancelled in the queue (by any process) is interrupted where it stands: its tools are killed.
 import { Cause, Clock, Duration, Effect, Exit, Fiber, Option, Schedule } from "effect"
 import { type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
+import { clearJobScratch, CurrentJobId } from "./scratch-space.ts"
 
 export type JobOutcome =
   | { readonly _tag: "Done" }
@@ -79,6 +80,9 @@ export const makeJobRunner = <R>(
         yield* queue.kill(job.id, `no handler for job kind ${job.kind}`)
         return
       }
+      // Scratch an earlier claim left (its worker was killed) goes now: this claim's lease says no one
+      // else runs the job.
+      yield* clearJobScratch(job.id)
       // Interrupted (a shutdown past its grace period): hand the job back rather than wait for the lease to lapse.
       // A claim beyond the limit means earlier claims never reported back: the worker process died each time.
       if (job.attempts > MAX_CRASHES) {
@@ -88,6 +92,8 @@ export const makeJobRunner = <R>(
         return yield* handler.onDead(job, error)
       }
       yield* Effect.addFinalizer((exit) => (Exit.isInterrupted(exit) ? queue.release(job.id) : Effect.void))
+      // The folder goes again when this run ends, however it ends.
+      yield* Effect.addFinalizer(() => clearJobScratch(job.id))
       const renew = yield* queue.extendLease(job.id, leaseMs).pipe(
         Effect.repeat(Schedule.spaced(Duration.millis(leaseMs / 3))),
         Effect.delay(Duration.millis(leaseMs / 3)),
@@ -96,7 +102,7 @@ export const makeJobRunner = <R>(
       const started = yield* Clock.currentTimeMillis
       // Losing the race interrupts the handler; its finalizers (scratch folders, child processes) run first.
       const finished = yield* Effect.race(
-        handler.run(job).pipe(Effect.sandbox, Effect.either, Effect.map(Option.some)),
+        handler.run(job).pipe(Effect.locally(CurrentJobId, job.id), Effect.sandbox, Effect.either, Effect.map(Option.some)),
         Effect.as(whenCancelled(job.id), Option.none())
       )
       yield* Fiber.interrupt(renew)

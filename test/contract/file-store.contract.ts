@@ -17,6 +17,7 @@ const aFile = (changes: Partial<StoredFile> = {}): StoredFile => {
     createdAt: "2025-01-02T03:04:05.678Z",
     expiresAt: null,
     deletedAt: null,
+    purgedAt: null,
     ...changes
   }
 }
@@ -42,5 +43,38 @@ export const fileStoreContract = (name: string, stores: Layer.Layer<FileStore, u
         yield* store.insert(file)
         yield* store.markDeleted(file.id, "2025-02-03T04:05:06.789Z")
         expect(Option.getOrThrow(yield* store.get(file.id))).toEqual({ ...file, deletedAt: "2025-02-03T04:05:06.789Z" })
+      }))
+
+    it.effect("lists the expired files still stored, soonest expired first, and marks them purged once", () =>
+      Effect.gen(function*() {
+        const store = yield* FileStore
+        // Early in 1970: no other test's file expires before, so the listing holds this test's only.
+        const now = 10_000
+        const workspaceId = randomUUID()
+        const later = aFile({ workspaceId, expiresAt: now - 1 })
+        const sooner = aFile({ workspaceId, expiresAt: now - 1_000 })
+        const atNow = aFile({ workspaceId, expiresAt: now })
+        const kept = aFile({ workspaceId, expiresAt: now + 1 })
+        const deleted = aFile({ workspaceId, expiresAt: now - 2_000, deletedAt: "2025-02-03T04:05:06.789Z" })
+        for (const file of [later, sooner, atNow, kept, deleted]) yield* store.insert(file)
+
+        const expired = yield* store.listExpired(now, 10)
+        expect(expired.filter((f) => f.workspaceId === workspaceId).map((f) => f.id)).toEqual([sooner.id, later.id, atNow.id])
+        expect((yield* store.listExpired(now, 1)).length).toBe(1)
+
+        const at = new Date(now).toISOString()
+        expect(yield* store.markPurged(sooner.id, at)).toBe(true)
+        expect(yield* store.markPurged(sooner.id, at)).toBe(false)
+        // Not expired at `at`, or deleted: never purged.
+        expect(yield* store.markPurged(kept.id, at)).toBe(false)
+        expect(yield* store.markPurged(deleted.id, at)).toBe(false)
+        expect(Option.getOrThrow(yield* store.get(sooner.id))).toEqual({ ...sooner, purgedAt: at })
+        expect(Option.getOrThrow(yield* store.get(kept.id)).purgedAt).toBeNull()
+        expect((yield* store.listExpired(now, 10)).filter((f) => f.workspaceId === workspaceId).map((f) => f.id)).toEqual([later.id, atNow.id])
+
+        // A plan that keeps files re-dates the files still stored; the purged one keeps its expiry.
+        yield* store.setRetention(workspaceId, null)
+        expect(Option.getOrThrow(yield* store.get(later.id)).expiresAt).toBeNull()
+        expect(Option.getOrThrow(yield* store.get(sooner.id))).toEqual({ ...sooner, purgedAt: at })
       }))
   })

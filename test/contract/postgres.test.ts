@@ -168,12 +168,13 @@ if (skipReason !== undefined) {
             error: null,
             target: "https://hooks.example.com/in"
           })
-          yield* (yield* IdempotencyStore).put({
+          yield* (yield* IdempotencyStore).reserve({
             workspaceId,
             key: "k",
             fingerprint: "f",
-            response: { ok: true },
-            createdAt: "2025-01-02T03:04:05.678Z"
+            holder: "h",
+            reservedAt: "2025-01-02T03:04:05.678Z",
+            staleBefore: "2025-01-02T02:54:05.678Z"
           })
           yield* (yield* FileStore).insert({
             id: fileId,
@@ -185,7 +186,8 @@ if (skipReason !== undefined) {
             bytes: 10,
             createdAt: "2025-01-02T03:04:05.678Z",
             expiresAt: null,
-            deletedAt: null
+            deletedAt: null,
+            purgedAt: null
           })
           return yield* Effect.fail("abort" as const)
         })).pipe(Effect.flip)
@@ -349,7 +351,10 @@ if (skipReason !== undefined) {
           { migration_id: 8, name: "plan_limits" },
           { migration_id: 9, name: "provider_keys" },
           { migration_id: 10, name: "caption_removals" },
-          { migration_id: 11, name: "caption_edits" }
+          { migration_id: 11, name: "caption_edits" },
+          { migration_id: 12, name: "idempotency_reservations" },
+          { migration_id: 13, name: "caption_font_families" },
+          { migration_id: 14, name: "file_purges" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))

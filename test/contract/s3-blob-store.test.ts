@@ -194,6 +194,7 @@ describe("GET /media with an S3 store", () => {
         createdAt: new Date(0).toISOString(),
         expiresAt: null,
         deletedAt: null,
+        purgedAt: null,
         ...overrides
       }
       return { file, content }

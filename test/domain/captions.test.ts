@@ -1,12 +1,14 @@
-// Caption layout (words -> lines -> pages), the SRT/VTT formats, and the built-in templates.
+// Caption layout (words -> lines -> pages), the SRT/VTT formats and their escapes, the style's field
+// rules, and the built-in templates.
 import { describe, expect, it } from "@effect/vitest"
-import { FastCheck as fc, Schema } from "effect"
+import { Either, FastCheck as fc, JSONSchema, ParseResult, Schema } from "effect"
 import {
   BUILT_IN_TEMPLATES,
   CaptionStyle,
   DEFAULT_TEMPLATE_ID,
   layoutCaptions,
   layoutRulesOf,
+  PartialCaptionStyle,
   toSrt,
   toVtt
 } from "../../domain/captions.ts"
@@ -220,6 +222,123 @@ describe("toSrt and toVtt", () => {
       }
     }
   )
+})
+
+describe("toSrt and toVtt: what a word holds stays text", () => {
+  const hostile = [
+    "\\N{\\b1}",
+    "{\\pos(0,0)}",
+    "a,b",
+    "two\nlines",
+    "\n\n2\n00:00:00,000 --> 00:00:09,000\nforged",
+    "-->",
+    "<b>",
+    "&amp;"
+  ]
+  const words: ReadonlyArray<TimedWord> = hostile.map((text, i) => ({ text, start: i, end: i + 0.5 }))
+  // One page per word (a page closes at a pause), so the scripts must hold exactly one cue per word.
+  const pages = layoutCaptions(words, { maxCharsPerLine: 60, linesPerPage: 1, pauseSeconds: 0.2 })
+  const timing = /^\d{2}:\d{2}:\d{2}[,.]\d{3} --> \d{2}:\d{2}:\d{2}[,.]\d{3}$/
+
+  it("SRT: one cue a page, no line break or timing line a word could forge, markup broken by a word joiner", () => {
+    expect(pages).toHaveLength(hostile.length)
+    const srt = toSrt(pages)
+    const cues = srt.replace(/\n$/, "").split("\n\n")
+    expect(cues).toHaveLength(hostile.length)
+    expect(srt.split("\n").filter((line) => line.includes("-->"))).toHaveLength(hostile.length)
+    cues.forEach((cue, i) => {
+      const [number, times, ...text] = cue.split("\n")
+      expect(number).toBe(String(i + 1))
+      expect(times).toMatch(timing)
+      expect(text).toHaveLength(1)
+      expect(text[0]!.replace(/\u2060/g, "")).toBe(hostile[i]!.replace(/\n+/g, " "))
+      expect(text[0]).not.toMatch(/<[^\u2060]|&[^\u2060]|\{[^\u2060]|\\[^\u2060]|-->/)
+    })
+    expect(cues[6]).toBe("7\n00:00:06,000 --> 00:00:06,500\n<\u2060b>")
+  })
+
+  it("VTT: one cue a page, &, < and > as character references, no payload line with -->", () => {
+    const vtt = toVtt(pages)
+    const [header, ...cues] = vtt.replace(/\n$/, "").split("\n\n")
+    expect(header).toBe("WEBVTT")
+    expect(cues).toHaveLength(hostile.length)
+    expect(vtt.split("\n").filter((line) => line.includes("-->"))).toHaveLength(hostile.length)
+    const payloads = cues.map((cue) => {
+      const [times, ...text] = cue.split("\n")
+      expect(times).toMatch(timing)
+      expect(text).toHaveLength(1)
+      expect(text[0]).not.toMatch(/[<>]|&(?!amp;|lt;|gt;)|-->/)
+      return text[0]
+    })
+    expect(payloads.slice(4)).toEqual([
+      " 2 00:00:00,000 --&gt; 00:00:09,000 forged",
+      "--&gt;",
+      "&lt;b&gt;",
+      "&amp;amp;"
+    ])
+  })
+
+  it("leaves out a blank line, which would end the cue", () => {
+    const page: CaptionPage = {
+      start: 0,
+      end: 1,
+      lines: [{ start: 0, end: 0.5, text: "one", words: [] }, { start: 0.5, end: 1, text: "\u2028", words: [] }, { start: 0.5, end: 1, text: "two", words: [] }]
+    }
+    expect(toSrt([page])).toBe("1\n00:00:00,000 --> 00:00:01,000\none\ntwo\n")
+    expect(toVtt([page])).toBe("WEBVTT\n\n00:00:00.000 --> 00:00:01.000\none\ntwo\n")
+  })
+})
+
+describe("CaptionStyle field rules", () => {
+  const problem = (fields: Record<string, unknown>) =>
+    Either.match(Schema.decodeUnknownEither(PartialCaptionStyle)(fields, { errors: "all" }), {
+      onLeft: (error) => [...new Set(ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => issue.path.join(".")))],
+      onRight: () => []
+    })
+
+  it("takes font families of letters and digits joined by single spaces or hyphens, up to 64 characters", () => {
+    for (const fontFamily of ["DejaVu Sans", "Noto Sans CJK JP", "Source-Code-Pro 3", "A".repeat(64)]) {
+      expect(problem({ fontFamily }), fontFamily).toEqual([])
+    }
+  })
+
+  it("refuses a font family that could reach past its field, naming the field", () => {
+    const bad = [
+      "Arial\n[Events]\nDialogue: 0,0:00:00.00,9:00:00.00,Caption,,0,0,0,,owned",
+      "Arial,Bold",
+      "Arial{\\b1}",
+      "Arial\\N",
+      "Arial\r",
+      " Arial",
+      "Arial ",
+      "Dejavu  Sans",
+      "Arial\tSans",
+      "",
+      "A".repeat(65)
+    ]
+    for (const fontFamily of bad) expect(problem({ fontFamily }), JSON.stringify(fontFamily)).toEqual(["fontFamily"])
+  })
+
+  it("takes colours only as #RRGGBB", () => {
+    expect(problem({ textColor: "#a1B2c3", boxColor: null })).toEqual([])
+    for (const colour of ["red", "#FFF", "#GGGGGG", "#FFFFFF\n", "#FFFFFF}", "&H00FFFFFF"]) {
+      expect(problem({ textColor: colour, highlightColor: colour, outlineColor: colour, boxColor: colour }), colour).toEqual([
+        "textColor",
+        "highlightColor",
+        "outlineColor",
+        "boxColor"
+      ])
+    }
+  })
+
+  it("keeps the rules and their descriptions in the JSON Schema", () => {
+    expect(JSONSchema.make(CaptionStyle).$defs?.CaptionStyle).toMatchObject({
+      properties: {
+        fontFamily: { type: "string", maxLength: 64, pattern: "^[A-Za-z0-9]+(?:[ -][A-Za-z0-9]+)*$", description: expect.stringContaining("letters") },
+        textColor: { pattern: "^#[0-9a-fA-F]{6}$", description: "Text colour, #RRGGBB." }
+      }
+    })
+  })
 })
 
 describe("BUILT_IN_TEMPLATES", () => {

@@ -101,7 +101,16 @@ describe("RenderOptions", () => {
 })
 
 describe("checkSource", () => {
-  const fine = { bytes: 10_000_000, durationSeconds: 30, hasVideo: true, hasAudio: true }
+  const fine = {
+    bytes: 10_000_000,
+    durationSeconds: 30,
+    width: 1080,
+    height: 1920,
+    frameRate: 30,
+    hasVideo: true,
+    hasAudio: true,
+    still: false
+  }
   const reason = (facts: Parameters<typeof checkSource>[0]): string => {
     const verdict = checkSource(facts)
     if (verdict.ok) throw new Error("the source was accepted")
@@ -130,5 +139,12 @@ describe("checkSource", () => {
   it("refuses a source without a video stream or without audio", () => {
     expect(reason({ ...fine, hasVideo: false })).toMatch(/no video stream/)
     expect(reason({ ...fine, hasAudio: false })).toMatch(/no audio track/)
+  })
+
+  it("refuses a still picture, and a picture or frame rate above a video's limits", () => {
+    expect(reason({ ...fine, still: true })).toBe("The source is a still picture, not a video: send a video file (mp4, mov, webm, mkv).")
+    expect(checkSource({ ...fine, width: 2176, height: 4096, frameRate: 120 })).toEqual({ ok: true })
+    expect(reason({ ...fine, width: 5000, height: 5000 })).toMatch(/^The source is 5000x5000 pixels; a video or gif may be at most 4096 pixels on a side/)
+    expect(reason({ ...fine, frameRate: 240 })).toMatch(/^The source plays at 240 frames per second; the limit is 120\./)
   })
 })

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { PixelBox } from "../../domain/text-regions.ts"
 import { startApp, type TestApp } from "../support/app.ts"
 import { psnr, readFrame, within } from "../support/clips.ts"
-import { call, serveFiles } from "../support/http-client.ts"
+import { call, serveFiles, waitForRemoval } from "../support/http-client.ts"
 import { download, probeVideo } from "../support/media-checks.ts"
 import { startHttpsReceiver, type HttpsReceiver } from "../support/https-receiver.ts"
 
@@ -76,17 +76,6 @@ afterAll(async () => {
   await app?.close()
 })
 
-const waitForRemoval = async (token: string, id: string, timeoutMs = 150_000) => {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const answer = await call(app.baseUrl, `/v1/caption-remover/${id}`, { token })
-    expect(answer.status).toBe(200)
-    if (answer.body.status !== "processing") return answer.body
-    if (Date.now() > deadline) throw new Error(`removal ${id} still ${JSON.stringify(answer.body)}`)
-    await new Promise((r) => setTimeout(r, 200))
-  }
-}
-
 describe("caption removal", () => {
   it("wipes a changing caption and a static watermark on a smooth background: clean inside, unchanged outside", async () => {
     const { token } = await app.createWorkspace({ credits: 100 })
@@ -94,7 +83,7 @@ describe("caption removal", () => {
     const created = await call(app.baseUrl, "/v1/caption-remover", { token, json: { url: files.url("smooth.mp4"), webhookUrl: hook } })
     expect(created.status).toBe(200)
     expect(created.body).toMatchObject({ status: "processing" })
-    const removal = await waitForRemoval(token, created.body.id)
+    const removal = await waitForRemoval(app.baseUrl, token, created.body.id)
     expect(removal).toMatchObject({ status: "completed", step: "completed", refunded: false, width: W, height: H })
     const kinds = (removal.regions as ReadonlyArray<{ kind: string }>).map((r) => r.kind)
     expect(kinds).toContain("watermark")
@@ -135,7 +124,7 @@ describe("caption removal", () => {
   it("leaves no text found on at least 95% of sampled frames over a textured background", async () => {
     const { token } = await app.createWorkspace({ credits: 100 })
     const created = await call(app.baseUrl, "/v1/caption-remover", { token, json: { url: files.url("textured.mp4") } })
-    const removal = await waitForRemoval(token, created.body.id)
+    const removal = await waitForRemoval(app.baseUrl, token, created.body.id)
     expect(removal.status).toBe("completed")
     expect((removal.regions as ReadonlyArray<unknown>).length).toBeGreaterThan(0)
     expect(removal.textRemainingShare).toBeLessThanOrEqual(0.05)
@@ -144,7 +133,7 @@ describe("caption removal", () => {
   it("completes a video with no text unchanged, charging only the analysis", async () => {
     const { token } = await app.createWorkspace({ credits: 100 })
     const created = await call(app.baseUrl, "/v1/caption-remover", { token, json: { url: files.url("smooth-clean.mp4") } })
-    const removal = await waitForRemoval(token, created.body.id)
+    const removal = await waitForRemoval(app.baseUrl, token, created.body.id)
     expect(removal).toMatchObject({ status: "completed", regions: [], creditsCharged: 2 })
     expect(removal.videoUrl).toEqual(expect.any(String))
   }, 240_000)
@@ -155,7 +144,7 @@ describe("caption removal", () => {
       token,
       json: { url: files.url("notes.mp4"), webhookUrl: `${receiver.url}/failed` }
     })
-    const removal = await waitForRemoval(token, created.body.id)
+    const removal = await waitForRemoval(app.baseUrl, token, created.body.id)
     expect(removal).toMatchObject({ status: "failed", refunded: true, refundedCredits: 2, creditsCharged: 2 })
     expect(removal.error).toEqual(expect.any(String))
     const workspace = await call(app.baseUrl, "/v1/workspace", { token })

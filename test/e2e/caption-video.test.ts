@@ -41,7 +41,12 @@ beforeAll(async () => {
     silenceAfter: 1.5,
     dir
   })
-  files = await serveFiles({ "clip.mp4": { path: clip.path, contentType: "video/mp4" } })
+  // notes.mp4 and mute.mp4 are written by the tests that fetch them.
+  files = await serveFiles({
+    "clip.mp4": { path: clip.path, contentType: "video/mp4" },
+    "notes.mp4": { path: join(dir, "notes.mp4"), contentType: "video/mp4" },
+    "mute.mp4": { path: join(dir, "mute.mp4"), contentType: "video/mp4" }
+  })
 })
 
 afterAll(async () => {
@@ -143,12 +148,10 @@ describe("POST /v1/caption-videos", () => {
     expect(thumbnail.headers.get("content-type")).toBe("image/jpeg")
   })
 
-  it("fails a source that is not a video with an error a person can act on", async () => {
-    const notVideo = join(dir, "notes.mp4")
-    await writeFile(notVideo, "these are not video bytes".repeat(100))
-    const form = new FormData()
-    form.set("file", await openAsBlob(notVideo), "notes.mp4")
-    const created = await call(app.baseUrl, "/v1/caption-videos", { token, form })
+  // An uploaded source is checked at create (test/e2e/media-limits.test.ts); one at a URL once fetched.
+  it("fails a source at a URL that is not a video with an error a person can act on", async () => {
+    await writeFile(join(dir, "notes.mp4"), "these are not video bytes".repeat(100))
+    const created = await call(app.baseUrl, "/v1/caption-videos", { token, json: { url: files.url("notes.mp4") } })
     expect(created.status).toBe(200)
     const video = await waitForVideo(app.baseUrl, token, created.body.id)
     expect(video.status).toBe("failed")
@@ -169,12 +172,9 @@ describe("POST /v1/caption-videos", () => {
     expect((await call(app.baseUrl, "/v1/workspace", { token: poor.token })).body.credits).toBe(1)
   })
 
-  it("fails a video without an audio track", async () => {
-    const silentVideo = join(dir, "mute.mp4")
-    await run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=360x640:r=30:d=1", "-pix_fmt", "yuv420p", silentVideo])
-    const form = new FormData()
-    form.set("file", await openAsBlob(silentVideo), "mute.mp4")
-    const created = await call(app.baseUrl, "/v1/caption-videos", { token, form })
+  it("fails a video at a URL without an audio track", async () => {
+    await run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=360x640:r=30:d=1", "-pix_fmt", "yuv420p", join(dir, "mute.mp4")])
+    const created = await call(app.baseUrl, "/v1/caption-videos", { token, json: { url: files.url("mute.mp4") } })
     const video = await waitForVideo(app.baseUrl, token, created.body.id)
     expect(video.status).toBe("failed")
     expect(video.error).toMatch(/no audio/i)

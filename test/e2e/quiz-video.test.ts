@@ -1,10 +1,16 @@
 // Quiz videos end to end: three questions become an mp4 whose length is the speech (each piece
 // measured on its own through text to speech) plus the countdowns and reveals; ticks are heard during
 // a countdown; bad requests name their field. Also over MCP, with the same validation.
+import { Effect } from "effect"
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DEFAULT_OUTRO, quizSchedule, REVEAL_HOLD_SECONDS } from "../../domain/quiz.ts"
 import { connectMcp, textOf } from "../mcp/mcp-client.ts"
+import { Ledger } from "../../domain/ports/ledger.ts"
 import { startApp, type TestApp } from "../support/app.ts"
+import { FESTIVAL_FAILURE, startAppWithBrokenFestival } from "../support/broken-festival.ts"
 import { readFrame } from "../support/clips.ts"
 import { call, waitForVideo } from "../support/http-client.ts"
 import { download, loudness, probeVideo as probe } from "../support/media-checks.ts"
@@ -100,4 +106,24 @@ describe("quiz videos", () => {
     }
     expect((await call(app.baseUrl, "/v1/videos", { token })).body.data).toEqual([])
   })
+
+  it("ends failed with a readable error when its voice cannot speak, charging nothing", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "quiz-broken-voice-"))
+    const broken = await startAppWithBrokenFestival(dir, { worker: true })
+    try {
+      const { token, workspaceId } = await broken.createWorkspace({ credits: 100 })
+      const created = await call(broken.baseUrl, "/v1/quiz-videos", { token, json: { ...QUIZ, voiceId: "festival-slt" } })
+      expect(created.status).toBe(200)
+      const video = await waitForVideo(broken.baseUrl, token, created.body.id)
+      expect(video.status).toBe("failed")
+      // The quiz's lines are spoken side by side: whichever fails first is the one named.
+      expect(video.error).toMatch(/^The voice festival-slt could not speak "[^"]+"/)
+      expect(video.error).toContain(FESTIVAL_FAILURE)
+      expect(video.error).toContain("choose another voice")
+      expect(await broken.runtime.runPromise(Effect.flatMap(Ledger, (l) => l.balance(workspaceId)))).toBe(100)
+    } finally {
+      await broken.close()
+      await rm(dir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })

@@ -12,6 +12,7 @@ import { Ledger } from "../../domain/ports/ledger.ts"
 import { speechCredits } from "../../domain/pricing.ts"
 import { scriptWords } from "../../domain/spoken-words.ts"
 import { startApp, type TestApp } from "../support/app.ts"
+import { FESTIVAL_FAILURE, startAppWithBrokenFestival } from "../support/broken-festival.ts"
 import { call } from "../support/http-client.ts"
 import { normaliseWords, wordErrors } from "../support/wer.ts"
 
@@ -122,5 +123,36 @@ describe("text to speech", () => {
     expect(broke.status).toBe(402)
     expect(broke.body.error.details.balance).toBe(0)
     expect(await balanceOf(workspaceId)).toBe(0)
+  })
+
+  it("refuses a script a voice cannot speak with a 400 naming script, charging nothing", async () => {
+    const { token, workspaceId } = await app.createWorkspace({ credits: 100 })
+    for (const script of ["😀".repeat(500), "?! ... --- !!!"]) {
+      const refused = await call(app.baseUrl, "/v1/text-to-speech", { token, json: { script } })
+      expect(refused.status).toBe(400)
+      expect(refused.body.error).toMatchObject({ code: "invalid_input", details: { field: "script" } })
+      expect(refused.body.error.message).toContain("nothing a voice can speak")
+    }
+    // Letters the English voice cannot read: it said nothing, which is the script's problem too.
+    const foreign = await call(app.baseUrl, "/v1/text-to-speech", { token, json: { script: "你好，世界", voiceId: "festival-slt" } })
+    expect(foreign.status).toBe(400)
+    expect(foreign.body.error).toMatchObject({ code: "invalid_input", details: { field: "script" } })
+    expect(foreign.body.error.message).toContain("GET /v1/voices")
+    expect(await balanceOf(workspaceId)).toBe(100)
+  })
+
+  it("answers 503 with the JSON error body when the speech engine fails, charging nothing", async () => {
+    const broken = await startAppWithBrokenFestival(dir, { worker: false })
+    try {
+      const { token, workspaceId } = await broken.createWorkspace({ credits: 100 })
+      const failed = await call(broken.baseUrl, "/v1/text-to-speech", { token, json: { script: SCRIPT, voiceId: "festival-slt" } })
+      expect(failed.status).toBe(503)
+      expect(failed.body.error.code).toBe("unavailable")
+      expect(failed.body.error.message).toContain("festival-slt could not speak the script")
+      expect(failed.body.error.message).toContain(FESTIVAL_FAILURE)
+      expect(await broken.runtime.runPromise(Effect.flatMap(Ledger, (l) => l.balance(workspaceId)))).toBe(100)
+    } finally {
+      await broken.close()
+    }
   })
 })

@@ -10,7 +10,7 @@ import { Webhook } from "standardwebhooks"
 import { Outbox } from "../../domain/ports/outbox.ts"
 import { ADMIN_TOKEN, startApp, type TestApp } from "../support/app.ts"
 import { makeSpokenClip, type SpokenClip } from "../support/clips.ts"
-import { call, waitForVideo } from "../support/http-client.ts"
+import { call, serveFiles, waitForVideo } from "../support/http-client.ts"
 import { startHttpsReceiver, type HttpsReceiver } from "../support/https-receiver.ts"
 
 let app: TestApp
@@ -33,9 +33,9 @@ afterAll(async () => {
   await app?.close()
 })
 
-const upload = async (token: string, fields: Record<string, string>, path = clip.path) => {
+const upload = async (token: string, fields: Record<string, string>) => {
   const form = new FormData()
-  form.set("file", await openAsBlob(path), "clip.mp4")
+  form.set("file", await openAsBlob(clip.path), "clip.mp4")
   for (const [k, v] of Object.entries(fields)) form.set(k, v)
   const created = await call(app.baseUrl, "/v1/caption-videos", { token, form })
   expect(created.status).toBe(200)
@@ -100,10 +100,17 @@ describe("webhook delivery", () => {
 
   it("sends video.failed with the error when the work fails, unsigned without a secret", async () => {
     const { token } = await app.createWorkspace()
+    // An uploaded source is checked at create; one at a URL only once fetched, by the work.
     const bad = join(dir, "bad.mp4")
     await writeFile(bad, "not a video".repeat(50))
-    const id = await upload(token, { webhookUrl: `${receiver.url}/failures` }, bad)
-    await waitUntil(() => receiver.requests.some((r) => r.headers["x-service-video-id"] === id))
+    const files = await serveFiles({ "bad.mp4": { path: bad, contentType: "video/mp4" } })
+    const created = await call(app.baseUrl, "/v1/caption-videos", {
+      token,
+      json: { url: files.url("bad.mp4"), webhookUrl: `${receiver.url}/failures` }
+    })
+    expect(created.status).toBe(200)
+    const id = created.body.id as string
+    await waitUntil(() => receiver.requests.some((r) => r.headers["x-service-video-id"] === id)).finally(() => files.close())
     const delivery = receiver.requests.find((r) => r.headers["x-service-video-id"] === id)!
     expect(delivery.headers["x-service-event"]).toBe("video.failed")
     expect(delivery.headers["webhook-signature"]).toBeUndefined()

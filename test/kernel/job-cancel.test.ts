@@ -1,13 +1,16 @@
 // A job cancelled in the queue stops where it stands: the runner sees it within a check interval,
 // interrupts the handler (its ffmpeg is killed), and neither retries it nor calls onDead.
 import { expect, layer } from "@effect/vitest"
-import { Effect, Fiber, Option, Ref, TestClock } from "effect"
+import { Effect, Fiber, Layer, Option, Ref, TestClock } from "effect"
 import { execFile } from "node:child_process"
 import { randomUUID } from "node:crypto"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { MemoryStoresLive } from "../../adapters/memory/memory-layer.ts"
 import { spawnTool } from "../../adapters/media/ffmpeg-process.ts"
 import { JobQueue } from "../../domain/ports/job-queue.ts"
 import { DEFAULT_CANCEL_CHECK_MS, Done, makeJobRunner } from "../../src/kernel/job-runner.ts"
+import { ServiceConfig } from "../../src/kernel/service-config.ts"
 
 /** Real time passes while TestClock stands still: for waiting on a child process. */
 const realPause = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
@@ -25,7 +28,7 @@ const startedRunning = (marker: string) =>
     return yield* Effect.dieMessage("ffmpeg never started")
   })
 
-layer(MemoryStoresLive)("cancelling a running job", (it) => {
+layer(Layer.merge(MemoryStoresLive, ServiceConfig.layer({ baseUrl: "http://127.0.0.1:1", workDir: join(tmpdir(), `reelwright-job-cancel-${process.pid}`) })))("cancelling a running job", (it) => {
   it.effect("interrupts the handler within a check interval and kills its ffmpeg; no retry, no onDead", () =>
     Effect.gen(function*() {
       const marker = `cancel-test-${randomUUID()}`

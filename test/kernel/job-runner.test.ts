@@ -1,11 +1,14 @@
 // The job runner: outcomes of handlers, crash retries with backoff, and the dead-job clean-up.
 import { expect, layer } from "@effect/vitest"
-import { Clock, type Duration, Effect, Fiber, Option, Ref, TestClock } from "effect"
+import { Clock, type Duration, Effect, Fiber, Layer, Option, Ref, TestClock } from "effect"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { MemoryStoresLive } from "../../adapters/memory/memory-layer.ts"
 import { JobQueue } from "../../domain/ports/job-queue.ts"
 import { Done, makeJobRunner, MAX_CRASHES } from "../../src/kernel/job-runner.ts"
+import { ServiceConfig } from "../../src/kernel/service-config.ts"
 
-layer(MemoryStoresLive)("job runner", (it) => {
+layer(Layer.merge(MemoryStoresLive, ServiceConfig.layer({ baseUrl: "http://127.0.0.1:1", workDir: join(tmpdir(), `reelwright-job-runner-${process.pid}`) })))("job runner", (it) => {
   it.effect("retries a crashing job with backoff, then kills it and calls onDead once", () =>
     Effect.gen(function*() {
       const runs = yield* Ref.make(0)

@@ -171,6 +171,28 @@ describe("assSubtitles", () => {
     expect(visible(event!.text)).toBe("a {\\fs80}word b\\Nc")
   })
 
+  it("keeps hostile words and a font family saved before the rules inside their lines", () => {
+    const hostile = ["\\N{\\b1}", "{\\pos(0,0)}", "a,b", "line\nbreak\r\n[Events]", "-->", "<b>", "&amp;"]
+    const words = hostile.map((text, i) => ({ text, start: 1 + i * 0.5, end: 1.4 + i * 0.5 }))
+    const family = "Arial,1\n[Events]\nDialogue: 0,0:00:00.00,9:00:00.00,Caption,,0,0,0,,{\\fs200}owned"
+    for (const highlight of ["none", "word-pop", "karaoke-fill", "box-word"] as const) {
+      const style = { ...boldPop, uppercase: false, highlight, fontFamily: family }
+      const ass = render([page(words)], style)
+      const lines = ass.split("\n")
+      const expected = { none: 1, "word-pop": 7, "karaoke-fill": 1, "box-word": 8 }[highlight]
+      expect(lines.filter((l) => l.startsWith("Dialogue: "))).toHaveLength(expected)
+      expect(lines.filter((l) => l.startsWith("Style: "))).toHaveLength(highlight === "box-word" ? 2 : 1)
+      expect(lines.filter((l) => l.startsWith("["))).toEqual(["[Script Info]", "[V4+ Styles]", "[Events]"])
+      expect(styleFields(ass, "Caption").Fontname).toBe("Arial 1 [Events] Dialogue: 0 0:00:00.00 9:00:00.00 Caption  0 0 0  {\\fs200}owned")
+      for (const event of events(ass)) {
+        // no override block but the writer's own, and no escape a word formed
+        expect(event.text.replace(/\\[{}]/g, "")).toMatch(/^([^{}]|\{(\\(kf?|c|fscx|fscy|alpha|blur)[^\\}]*)+\})*$/)
+        expect(event.text).not.toMatch(/\\[Nnh](?!\u2060)/)
+        expect(visible(event.text)).toBe(hostile.join(" ").replace("\nbreak\r\n", " break "))
+      }
+    }
+  })
+
   it("keeps a page up until the next one when the gap is short, and leaves a long silence empty", () => {
     const style = styleOf(-3)
     const a = page(timed("close", 0, 0.5)) // ends at 0.4

@@ -3,10 +3,11 @@
 // link stays 404; a plan change re-dates the files. A caption video whose source expired cannot be
 // rendered: refused at request time with 409 "source expired" and nothing charged, and a render that
 // waited in the queue past the expiry fails the same way and is refunded; the video record stays.
+// The worker's periodic sweep deletes expired files' bytes; their links keep answering 410.
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { afterAll, expect, layer } from "@effect/vitest"
 import { Clock, Effect, Layer, Option, TestClock } from "effect"
-import { rmSync } from "node:fs"
+import { existsSync, rmSync } from "node:fs"
 import { mkdir, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -28,6 +29,7 @@ import { makeJobRunner } from "../../src/kernel/job-runner.ts"
 import { fileUrl } from "../../src/kernel/links.ts"
 import { ServiceConfig } from "../../src/kernel/service-config.ts"
 import { applyVideoEvent } from "../../src/kernel/video-events.ts"
+import { scheduleFileSweeps, sweepExpiredFilesJob } from "../../src/ops/files/sweep-expired-files.ts"
 import { storeFile } from "../../src/ops/media/store-file.ts"
 import { setPlan } from "../../src/ops/plans/set-plan.ts"
 import { renderJob } from "../../src/ops/render/render-job.ts"
@@ -36,6 +38,7 @@ import { getVideo } from "../../src/ops/videos/get-video.ts"
 import { createWorkspaceNow } from "../../src/ops/workspaces/create-workspace.ts"
 
 const DAY_MS = 24 * 60 * 60 * 1000
+const HOUR_MS = 60 * 60 * 1000
 const BASE_URL = "http://127.0.0.1:1"
 const dir = join(tmpdir(), `reelwright-file-expiry-${process.pid}`)
 
@@ -168,5 +171,35 @@ layer(TestLayer, { timeout: "60 seconds" })("file expiry", (it) => {
       expect(refused.message).toContain("source expired")
       expect((yield* ledger.list(workspace.id)).length).toBe(entries)
       expect((yield* getVideo.handle({ id }).pipe(asOwner)).id).toBe(id)
+    }))
+
+  it.effect("the periodic sweep deletes the bytes of files past their retention; their links stay 410, whatever the plan becomes", () =>
+    Effect.gen(function*() {
+      const onFree = yield* aWorkspaceOn("free", 0)
+      const onPro = yield* aWorkspaceOn("pro", 0)
+      const expiring = yield* storeBytes(onFree)
+      const kept = yield* storeBytes(onPro)
+      const blobThere = (file: StoredFile) => existsSync(join(dir, "blobs", file.blobKey))
+      // The worker's start queues the current hour's sweep; each sweep queues the next hour's.
+      const sweeper = makeJobRunner([sweepExpiredFilesJob(HOUR_MS)])
+      yield* scheduleFileSweeps(HOUR_MS)
+      yield* sweeper.drain("media")
+      expect([blobThere(expiring), blobThere(kept)]).toEqual([true, true])
+
+      // Expired, not yet swept: 410 already.
+      yield* TestClock.adjust(7 * DAY_MS)
+      expect((yield* fetchMedia(linkOf(expiring))).status).toBe(410)
+      expect(blobThere(expiring)).toBe(true)
+
+      yield* sweeper.drain("media")
+      expect([blobThere(expiring), blobThere(kept)]).toEqual([false, true])
+      const gone = yield* fetchMedia(linkOf(expiring))
+      expect([gone.status, json(gone.body).error.code]).toEqual([410, "expired"])
+      expect(Option.getOrThrow(yield* (yield* FileStore).get(expiring.id)).purgedAt).toBe(new Date(yield* Clock.currentTimeMillis).toISOString())
+      expect((yield* fetchMedia(linkOf(kept))).status).toBe(200)
+
+      // A plan that keeps files cannot bring back bytes that are gone.
+      yield* asAdmin(setPlan.handle({ workspaceId: onFree.id, plan: "pro" }))
+      expect((yield* fetchMedia(linkOf(expiring))).status).toBe(410)
     }))
 })

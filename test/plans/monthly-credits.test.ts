@@ -3,13 +3,16 @@
 // (UTC), one grant per workspace and month however often it runs, and only to workspaces made before
 // the month began.
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect, type Layer, Option, TestClock } from "effect"
+import { Effect, Layer, Option, TestClock } from "effect"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { MemoryStoresLive } from "../../adapters/memory/memory-layer.ts"
 import { PLAN_RULES, type Plan } from "../../domain/plans.ts"
 import { JobQueue } from "../../domain/ports/job-queue.ts"
 import { Ledger } from "../../domain/ports/ledger.ts"
 import { WorkspaceStore } from "../../domain/ports/workspace-store.ts"
 import { makeJobRunner } from "../../src/kernel/job-runner.ts"
+import { ServiceConfig } from "../../src/kernel/service-config.ts"
 import { grantMonthlyCredits, grantMonthlyCreditsJob, scheduleMonthlyGrants } from "../../src/ops/plans/grant-monthly-credits.ts"
 import { aWorkspace } from "../contract/fixtures.ts"
 import { PgTestStores, postgresSkipReason } from "../support/pg-test-db.ts"
@@ -19,7 +22,7 @@ const worker = makeJobRunner([grantMonthlyCreditsJob])
 const at = (iso: string) => Date.parse(iso)
 
 const monthlyCreditsSuite = (name: string, stores: Layer.Layer<JobQueue | Ledger | WorkspaceStore, unknown>) =>
-  layer(stores, { timeout: "60 seconds" })(`monthly credits (${name})`, (it) => {
+  layer(Layer.merge(stores, ServiceConfig.layer({ baseUrl: "http://127.0.0.1:1", workDir: join(tmpdir(), `reelwright-monthly-credits-${process.pid}`) })), { timeout: "60 seconds" })(`monthly credits (${name})`, (it) => {
     it.effect("grants each plan's credits once a month from the first (UTC), to workspaces made before the month began", () =>
       Effect.gen(function*() {
         const workspaces = yield* WorkspaceStore

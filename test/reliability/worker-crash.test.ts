@@ -1,8 +1,12 @@
 // A worker machine dies (kill -9, its ffmpeg and pocketsphinx with it) in the middle of a job. Another
 // worker takes the job over once the lease lapses: the video completes, each item is charged once,
-// and the receiver hears of the completion once.
+// and the receiver hears of the completion once. Where the two share a disk, the scratch the killed
+// one left is gone once the job is taken over.
 import { beforeAll, describe, expect, it } from "vitest"
 import { openAsBlob } from "node:fs"
+import { mkdtemp, readdir, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { GENERATE_CAPTIONS, RENDER_VIDEO } from "../../src/kernel/job-kinds.ts"
 import { call, waitForVideo } from "../support/http-client.ts"
 import { useDeployment } from "../support/deployment-fixture.ts"
@@ -38,6 +42,10 @@ describe.skipIf(postgresSkipReason !== undefined)("a worker killed in the middle
       [kind, videoId]
     ).then((rows) => rows[0])
 
+  const jobIdOf = (kind: string, videoId: string) =>
+    env.deployment.rows<{ id: string }>("SELECT id FROM jobs WHERE kind = $1 AND payload->>'videoId' = $2", [kind, videoId])
+      .then((rows) => rows[0]!.id)
+
   const chargesOf = (videoId: string) =>
     env.deployment.rows<{ reason: string; amount: number }>(
       "SELECT reason, amount::int AS amount FROM ledger WHERE video_id = $1 ORDER BY seq",
@@ -54,6 +62,8 @@ describe.skipIf(postgresSkipReason !== undefined)("a worker killed in the middle
     readonly charged: string
     readonly workerA: ServiceProcess
     readonly step: string
+    /** Both workers' DATA_DIR, when they share a disk. */
+    readonly sharedDataDir?: string
   }) => {
     const { videoId, kind } = options
     await env.deployment.until(
@@ -66,7 +76,12 @@ describe.skipIf(postgresSkipReason !== undefined)("a worker killed in the middle
     })
     expect(await jobOf(kind, videoId)).toEqual({ status: "running", attempts: 1 })
     await options.workerA.kill()
-    const workerB = await env.deployment.startWorker(WORKER_ENV)
+    const shared = options.sharedDataDir
+    if (shared !== undefined) {
+      // What the killed worker left behind: its job's scratch (the source, the audio).
+      expect(await readdir(join(shared, "work", "jobs"))).toEqual([await jobIdOf(kind, videoId)])
+    }
+    const workerB = await env.deployment.startWorker(shared === undefined ? WORKER_ENV : { ...WORKER_ENV, DATA_DIR: shared })
 
     const done = await waitForVideo(api.baseUrl, token, videoId, (v) => v.status !== "processing", 90_000)
     // The error, if any, says why the takeover failed.
@@ -101,19 +116,23 @@ describe.skipIf(postgresSkipReason !== undefined)("a worker killed in the middle
     await workerB.stop()
   })
 
-  it("while transcribing: another worker resumes the captions; one captions charge, one video.completed", async () => {
-    const workerA = await env.deployment.startWorker(WORKER_ENV)
+  it("while transcribing: another worker on the same disk resumes the captions and clears the scratch left; one captions charge, one video.completed", async () => {
+    const sharedDataDir = await mkdtemp(join(tmpdir(), "reelwright-shared-disk-"))
+    const workerA = await env.deployment.startWorker({ ...WORKER_ENV, DATA_DIR: sharedDataDir })
     const id = await createVideo({ render: false })
     const workerB = await killAndReplace({
       videoId: id,
       kind: GENERATE_CAPTIONS,
       charged: "captions",
       workerA,
-      step: "transcribing"
+      step: "transcribing",
+      sharedDataDir
     })
     expect(workerB.log()).toContain("step transcribing done")
+    expect(await readdir(join(sharedDataDir, "work", "jobs"))).toEqual([])
     expect((await chargesOf(id)).map((e) => e.reason)).toEqual(["captions"])
     await expectOneCompletion(id)
     await workerB.stop()
+    await rm(sharedDataDir, { recursive: true, force: true })
   })
 })

@@ -1,15 +1,15 @@
 // The whole service in the test process: real HTTP on a loopback port, in-memory stores, real
 // media tools, the worker running in the background. Tests talk to it with fetch.
 import { HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
+import { ConfigProvider, Effect, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effect"
 import { mkdtemp, rm } from "node:fs/promises"
-import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { listenerLayer } from "../../adapters/http/node-listener.ts"
+import { DEFAULT_REQUEST_LIMITS, type RequestLimitSettings } from "../../adapters/http/request-limits.ts"
 import { HttpAppLive } from "../../adapters/http/server.ts"
 import type { RateLimitSettings } from "../../adapters/http/token-rate-limits.ts"
-import { embeddedLayer } from "../../src/app-layer.ts"
+import { appLayerFromEnv, embeddedLayer } from "../../src/app-layer.ts"
 import type { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
 import { addMember } from "../../src/ops/users/add-member.ts"
 import { createUser } from "../../src/ops/users/create-user.ts"
@@ -47,21 +47,39 @@ export interface TestApp {
   readonly close: () => Promise<void>
 }
 
-export const startApp = async (options: { worker?: boolean; rateLimits?: RateLimitSettings } = {}): Promise<TestApp> => {
+export const startApp = async (
+  options: {
+    worker?: boolean
+    rateLimits?: RateLimitSettings
+    /** Records in this PostgreSQL database (chosen as DATABASE_URL would choose it) instead of in memory. */
+    databaseUrl?: Redacted.Redacted<string>
+    /** Body caps and deadlines; the service's defaults when left out. */
+    requestLimits?: RequestLimitSettings
+  } = {}
+): Promise<TestApp> => {
   const dataDir = await mkdtemp(join(tmpdir(), "reelwright-test-"))
-  const listener = NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })
+  const requestLimits = options.requestLimits ?? DEFAULT_REQUEST_LIMITS
+  const listener = listenerLayer(requestLimits, { port: 0, host: "127.0.0.1" })
   // The base URL is only known once the port is bound; links are built from it.
   const layer = Layer.unwrapEffect(Effect.gen(function*() {
     const server = yield* HttpServer.HttpServer
     const address = server.address
     const port = address._tag === "TcpAddress" ? address.port : 0
-    const app = embeddedLayer({
+    const settings = {
       baseUrl: `http://127.0.0.1:${port}`,
       workDir: join(dataDir, "work"),
       dataDir,
       adminToken: ADMIN_TOKEN,
-      rateLimits: options.rateLimits ?? GENEROUS_RATE_LIMITS
-    })
+      rateLimits: options.rateLimits ?? GENEROUS_RATE_LIMITS,
+      requestLimits
+    }
+    const app = options.databaseUrl === undefined
+      ? embeddedLayer(settings)
+      : yield* appLayerFromEnv(settings).pipe(
+        Effect.map((chosen) => chosen.layer),
+        Effect.withConfigProvider(ConfigProvider.fromJson({ DATABASE_URL: Redacted.value(options.databaseUrl) })),
+        Effect.orDie
+      )
     return Layer.merge(app, HttpAppLive.pipe(Layer.provide(app)))
   })).pipe(Layer.provideMerge(listener), Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)))
   const runtime = ManagedRuntime.make(layer)

@@ -67,6 +67,18 @@ export const waitForVideo = async (
   }
 }
 
+/** Polls a caption removal until it leaves `processing`. */
+export const waitForRemoval = async (baseUrl: string, token: string, id: string, timeoutMs = 150_000): Promise<any> => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const { status, body } = await call(baseUrl, `/v1/caption-remover/${id}`, { token })
+    if (status !== 200) throw new Error(`GET caption removal ${id}: ${status} ${JSON.stringify(body)}`)
+    if (body.status !== "processing") return body
+    if (Date.now() > deadline) throw new Error(`removal ${id} still ${JSON.stringify(body)}`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
+
 /** A plain http file server on 127.0.0.1 serving the given files by name (a stand-in for a public file host). */
 export const serveFiles = async (files: Readonly<Record<string, { path: string; contentType: string }>>) => {
   const server: Server = createServer(async (request, response) => {

@@ -9,13 +9,14 @@ import { JobQueue } from "../../../domain/ports/job-queue.ts"
 import { CaptionRemovalStore } from "../../../domain/ports/caption-removal-store.ts"
 import { Transactor } from "../../../domain/ports/transactor.ts"
 import { REMOVAL_ANALYSIS_CREDITS_PER_MINUTE, removalAnalysisCredits, REMOVAL_WIPE_CREDITS_PER_MINUTE } from "../../../domain/pricing.ts"
-import { SourceUrl, WebhookUrl } from "../../../domain/rules.ts"
+import { checkSourceLimits, SOURCE_LIMITS, SourceUrl, WebhookUrl } from "../../../domain/rules.ts"
 import { PixelBox, RemovalTarget } from "../../../domain/text-regions.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { REMOVE_CAPTIONS, removalJobKey } from "../../kernel/job-kinds.ts"
 import { postRemovalCharge } from "../../kernel/removal-events.ts"
 import { operation } from "../../kernel/operation.ts"
 import { newId } from "../../kernel/secrets.ts"
+import { requireSource } from "../media/require-source.ts"
 import { storeFile } from "../media/store-file.ts"
 
 export const CreatedCaptionRemoval = Schema.Struct({
@@ -51,6 +52,7 @@ export const startCaptionRemoval = (request: CaptionRemovalRequest) =>
         message: "Removing captions makes a new mp4, which needs a paid plan (or BYOK)."
       })
     }
+    if (request.source._tag !== "Url") yield* requireSource(request.source.path, checkSourceLimits)
     const now = yield* Clock.currentTimeMillis
     const at = new Date(now).toISOString()
     const source = request.source._tag === "Url"
@@ -89,7 +91,8 @@ export const createCaptionRemoval = operation({
   description:
     "Finds burned-in text (captions, watermarks, logos, handles) in a video offline and wipes it while it is on screen, in one " +
     "encode: same size, frame rate and length, audio untouched. Send JSON with `url`, or multipart form data with `file` (text " +
-    "fields as strings, `region` as a JSON string). At most 500 MB and 2 hours. `target` picks captions only or watermarks only; " +
+    `fields as strings, \`region\` as a JSON string). ${SOURCE_LIMITS}: an uploaded file is checked at once (a 400 naming \`file\`), ` +
+    "one at a URL once fetched (the removal fails and is refunded). `target` picks captions only or watermarks only; " +
     "`region` limits the search to a rectangle. A video with no text completes unchanged (`regions` empty, `videoUrl` the " +
     `source) and costs only the analysis: ${REMOVAL_ANALYSIS_CREDITS_PER_MINUTE} credits per started minute, plus ` +
     `${REMOVAL_WIPE_CREDITS_PER_MINUTE} per started minute when text is wiped; the first minute of the analysis is charged at ` +
@@ -99,7 +102,7 @@ export const createCaptionRemoval = operation({
   path: Schema.Struct({}),
   payload: Schema.Struct({ url: SourceUrl, ...CaptionRemovalFields }),
   output: CreatedCaptionRemoval,
-  errors: ["PlanForbids", "InsufficientCredits"],
+  errors: ["InvalidInput", "PlanForbids", "InsufficientCredits"],
   http: { method: "POST", path: "/v1/caption-remover" },
   access: "workspace",
   tool: "create_caption_removal",

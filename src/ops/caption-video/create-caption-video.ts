@@ -4,10 +4,11 @@ import { Clock, Effect, Schema } from "effect"
 import { BlobStore } from "../../../domain/ports/blob-store.ts"
 import { FileStore } from "../../../domain/ports/file-store.ts"
 import { JobQueue } from "../../../domain/ports/job-queue.ts"
+import type { MediaEngine } from "../../../domain/ports/media-engine.ts"
 import { Transactor } from "../../../domain/ports/transactor.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
-import { RenderOptions, SourceUrl, TemplateId, WebhookUrl } from "../../../domain/rules.ts"
+import { checkSource, RenderOptions, SOURCE_LIMITS, SourceUrl, TemplateId, WebhookUrl } from "../../../domain/rules.ts"
 import { newCaptionVideo, Status, VideoId } from "../../../domain/video.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { GENERATE_CAPTIONS, generationJobKey } from "../../kernel/job-kinds.ts"
@@ -17,6 +18,7 @@ import { newId, randomToken } from "../../kernel/secrets.ts"
 import { ServiceConfig } from "../../kernel/service-config.ts"
 import { resolveTemplate } from "../caption-templates/resolve-template.ts"
 import { requireRenderAllowed } from "../render/require-render-allowed.ts"
+import { requireSource } from "../media/require-source.ts"
 import { storeFile } from "../media/store-file.ts"
 
 export const CaptionVideoFields = {
@@ -53,6 +55,7 @@ export const startCaptionVideo = (request: CaptionVideoRequest) =>
     const workspace = yield* CurrentWorkspace
     const template = yield* resolveTemplate(workspace, request.templateId)
     yield* requireRenderAllowed(workspace, request.render)
+    if (request.source._tag !== "Url") yield* requireSource(request.source.path, checkSource)
     const { baseUrl } = yield* ServiceConfig
     const at = new Date(yield* Clock.currentTimeMillis).toISOString()
     const source = request.source._tag === "Url"
@@ -91,13 +94,15 @@ export const startCaptionVideo = (request: CaptionVideoRequest) =>
     }
   }).pipe(Effect.withSpan("createCaptionVideo"))
 
-export type CaptionVideoServices = BlobStore | FileStore | JobQueue | Transactor | VideoStore | WorkspaceStore
+export type CaptionVideoServices = BlobStore | FileStore | JobQueue | MediaEngine | Transactor | VideoStore | WorkspaceStore
 
 export const createCaptionVideo = operation({
   name: "createCaptionVideo",
   summary: "Caption a video",
   description:
-    "Transcribes a spoken video and burns captions in. Send JSON with `url`, or multipart form data with `file` (text fields: `templateId` as a number string, `render` as a JSON string). Exactly one of file and url. At most 500 MB and 2 hours. Returns at once with status `processing`; poll GET /v1/videos/{id} or pass `webhookUrl`.",
+    "Transcribes a spoken video and burns captions in. Send JSON with `url`, or multipart form data with `file` (text fields: `templateId` as a number string, `render` as a JSON string). Exactly one of file and url. " +
+    `${SOURCE_LIMITS}: an uploaded file is checked at once (a 400 naming \`file\`), one at a URL once fetched (the video fails). ` +
+    "Returns at once with status `processing`; poll GET /v1/videos/{id} or pass `webhookUrl`.",
   path: Schema.Struct({}),
   payload: Schema.Struct({ url: SourceUrl, ...CaptionVideoFields }),
   output: CreatedVideo,

@@ -1,8 +1,10 @@
-// Keeps a picture or clip for a workspace: checked by its content (not its name), capped by kind,
-// probed for its size and length, then stored with its record in one transaction.
+// Keeps a picture or clip for a workspace: checked by its content (not its name), capped by kind in
+// bytes, probed for its size and length and capped by kind in pixels and frame rate, then stored with
+// its record in one transaction.
 import { Effect } from "effect"
 import { InvalidInput } from "../../../domain/errors.ts"
-import { MAX_UPLOAD_BYTES, sniffMediaKind, SNIFF_BYTES } from "../../../domain/media-kinds.ts"
+import { MAX_UPLOAD_BYTES, MOTION_OF, sniffMediaKind, SNIFF_BYTES } from "../../../domain/media-kinds.ts"
+import { pictureProblem } from "../../../domain/picture-limits.ts"
 import { BlobStore } from "../../../domain/ports/blob-store.ts"
 import { FileStore } from "../../../domain/ports/file-store.ts"
 import { MediaEngine } from "../../../domain/ports/media-engine.ts"
@@ -42,11 +44,13 @@ export const storeUpload = (workspace: Workspace, local: { readonly path: string
       return yield* new InvalidInput({ field, message: `a ${sniffed.kind} may be at most ${megabytes(limit)}; this one is ${megabytes(size)}` })
     }
     const facts = yield* (yield* MediaEngine).probe(local.path).pipe(
-      Effect.mapError((e) => new InvalidInput({ field, message: `the ${sniffed.kind} could not be read: ${e.message}` }))
+      Effect.mapError((e) => new InvalidInput({ field, message: e.message }))
     )
     if (!facts.hasVideo || facts.width === 0 || facts.height === 0) {
       return yield* new InvalidInput({ field, message: `the ${sniffed.kind} has no picture` })
     }
+    const problem = pictureProblem(`The ${sniffed.kind}`, MOTION_OF[sniffed.kind], facts)
+    if (problem !== null) return yield* new InvalidInput({ field, message: problem })
     const file = yield* putFile(workspace, { path: local.path, name: local.name, contentType: sniffed.contentType })
     const upload: Upload = {
       key: file.id,

@@ -3,7 +3,7 @@
 import { Effect, Schema } from "effect"
 import { GameKind } from "../../../domain/gameplay.ts"
 import type { Backdrop } from "../../../domain/generated-project.ts"
-import { HexColour } from "../../../domain/timeline.ts"
+import { HexColour } from "../../../domain/hex-colour.ts"
 import { requireUpload } from "../files/require-upload.ts"
 
 export const BackdropField = Schema.Union(

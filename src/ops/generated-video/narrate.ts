@@ -7,12 +7,13 @@ import { MediaEngine } from "../../../domain/ports/media-engine.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { speechCredits } from "../../../domain/pricing.ts"
+import { MIN_SPOKEN_SECONDS } from "../../../domain/spoken-words.ts"
 import { NARRATION_TAIL_SECONDS } from "../../../domain/timeline.ts"
 import type { VideoRecord } from "../../../domain/video.ts"
 import { applyVideoEvent } from "../../kernel/video-events.ts"
 import { chargeWork } from "../credits/charge-work.ts"
 import { storeFile } from "../media/store-file.ts"
-import { chooseVoice } from "../speech/voices.ts"
+import { speakText } from "./speak-text.ts"
 
 export const workspaceOf = (video: VideoRecord) =>
   Effect.flatMap(WorkspaceStore, (store) => store.get(video.workspaceId)).pipe(Effect.map(Option.getOrThrow))
@@ -20,11 +21,14 @@ export const workspaceOf = (video: VideoRecord) =>
 /** Speaks the script, charges it, and stores the narration and its word times. */
 export const narrate = (video: VideoRecord, project: GeneratedProject, dir: string) =>
   Effect.gen(function*() {
-    const { engine, voice } = yield* chooseVoice(project.voiceId).pipe(
-      Effect.mapError((e) => new WorkFailed({ message: `The voice ${project.voiceId} is no longer offered by this server: ${e.message}` }))
-    )
     const wav = `${dir}/narration.wav`
-    const spoken = yield* engine.speak({ text: project.script, voiceId: voice.id, outputWav: wav, workspaceId: video.workspaceId })
+    const spoken = yield* speakText(video, { text: project.script, voiceId: project.voiceId }, wav)
+    if (spoken.durationSeconds < MIN_SPOKEN_SECONDS) {
+      return yield* new WorkFailed({
+        message: `The voice ${project.voiceId} could say none of the script: it reads another language. ` +
+          "Create the video again with a voice for the script's language (GET /v1/voices lists them)."
+      })
+    }
     yield* chargeWork(video, "speech", speechCredits(spoken.durationSeconds), "The narration was not charged; top up credits and create the video again.")
     yield* (yield* MediaEngine).encodeMp3(wav, `${dir}/narration.mp3`)
     const file = yield* storeFile(yield* workspaceOf(video), { path: `${dir}/narration.mp3`, name: "narration.mp3", contentType: "audio/mpeg" })

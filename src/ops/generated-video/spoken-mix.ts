@@ -4,7 +4,6 @@
 // their times in the video) are saved for captions, and the video's length is recorded.
 import { Effect } from "effect"
 import type { TimedWord } from "../../../domain/captions.ts"
-import { WorkFailed } from "../../../domain/errors.ts"
 import type { GeneratedProject } from "../../../domain/generated-project.ts"
 import { MediaEngine } from "../../../domain/ports/media-engine.ts"
 import type { SpokenText } from "../../../domain/ports/speech-engine.ts"
@@ -16,7 +15,7 @@ import type { VideoRecord } from "../../../domain/video.ts"
 import { applyVideoEvent } from "../../kernel/video-events.ts"
 import { chargeWork } from "../credits/charge-work.ts"
 import { storeFile } from "../media/store-file.ts"
-import { chooseVoice } from "../speech/voices.ts"
+import { speakText } from "./speak-text.ts"
 import { workspaceOf } from "./narrate.ts"
 
 export interface SpeechPart {
@@ -37,11 +36,8 @@ const EFFECT_VOLUME = 0.6
 export const speakParts = (video: VideoRecord, parts: ReadonlyArray<SpeechPart>, dir: string) =>
   Effect.forEach(parts, (part, i) =>
     Effect.gen(function*() {
-      const { engine, voice } = yield* chooseVoice(part.voiceId).pipe(
-        Effect.mapError((e) => new WorkFailed({ message: `The voice ${part.voiceId} is no longer offered by this server: ${e.message}` }))
-      )
       const wav = `${dir}/speech-${i}.wav`
-      const spoken = yield* engine.speak({ text: part.text, voiceId: voice.id, outputWav: wav, workspaceId: video.workspaceId })
+      const spoken = yield* speakText(video, part, wav)
       return { ...spoken, wav } satisfies SpokenPart
     }), { concurrency: SPEAK_CONCURRENCY })
 

@@ -5,13 +5,16 @@ import { mkdir, rm } from "node:fs/promises"
 import { BlobStore } from "../../../domain/ports/blob-store.ts"
 import { FileStore } from "../../../domain/ports/file-store.ts"
 import { randomToken } from "../../kernel/secrets.ts"
-import { ServiceConfig } from "../../kernel/service-config.ts"
+import { scratchParent } from "../../kernel/scratch-space.ts"
 
-/** A private scratch folder for one job run, removed afterwards whatever happens. */
+/**
+ * A private scratch folder for one job run or request, removed afterwards whatever happens; inside a
+ * job it lies in the job's folder, which a later claim clears if this process is killed.
+ */
 export const withScratchDir = <A, E, R>(label: string, use: (dir: string) => Effect.Effect<A, E, R>) =>
   Effect.acquireUseRelease(
-    Effect.flatMap(ServiceConfig, ({ workDir }) => {
-      const dir = `${workDir}/${label}-${randomToken("", 6)}`
+    Effect.flatMap(scratchParent, (parent) => {
+      const dir = `${parent}/${label}-${randomToken("", 6)}`
       return Effect.promise(() => mkdir(dir, { recursive: true })).pipe(Effect.as(dir))
     }),
     use,

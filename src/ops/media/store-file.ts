@@ -34,7 +34,8 @@ export const putFile = (
       bytes,
       createdAt: new Date(now).toISOString(),
       expiresAt: fileExpiresAt(workspace.plan, now),
-      deletedAt: null
+      deletedAt: null,
+      purgedAt: null
     }
   }).pipe(Effect.withSpan("putFile"))
 

@@ -32,7 +32,9 @@ export const requestExport = (
     const options = { format: format ?? "standard", frameRate: frameRate ?? 30 } as const
     const tx = yield* Transactor
     const video = yield* tx.atomically(Effect.gen(function*() {
-      const current = yield* (yield* VideoStore).get(workspace.id, id).pipe(
+      // Held until the commit: of concurrent renders one starts the export, the others then find it running (409).
+      const current = yield* (yield* VideoStore).getForUpdate(id).pipe(
+        Effect.map(Option.filter((v) => v.workspaceId === workspace.id)),
         Effect.flatMap(Option.match({
           onNone: () => new NotFound({ resource: "video", id }),
           onSome: Effect.succeed

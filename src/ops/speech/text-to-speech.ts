@@ -3,12 +3,12 @@
 // no webhook event is sent; `webhookUrl` is accepted (and validated) like on every create.
 import { Effect, Schema } from "effect"
 import { TimedWord } from "../../../domain/captions.ts"
-import { InsufficientCredits } from "../../../domain/errors.ts"
+import { InsufficientCredits, InvalidInput, Unavailable } from "../../../domain/errors.ts"
 import { Ledger } from "../../../domain/ports/ledger.ts"
 import { MediaEngine } from "../../../domain/ports/media-engine.ts"
 import { estimatedSpeechSeconds, speechCredits } from "../../../domain/pricing.ts"
 import { Script, WebhookUrl } from "../../../domain/rules.ts"
-import { scriptWords } from "../../../domain/spoken-words.ts"
+import { MIN_SPOKEN_SECONDS, scriptWords } from "../../../domain/spoken-words.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { fileUrl } from "../../kernel/links.ts"
 import { operation } from "../../kernel/operation.ts"
@@ -41,7 +41,8 @@ export const textToSpeech = operation({
   summary: "Text to speech",
   description:
     "Reads a script aloud and answers with the stored MP3 at once (synchronous: no webhook event is sent, so `webhookUrl` is only validated), " +
-    "with every word's time in the audio. Costs 3 credits per minute of audio (counted per started second, rounded up to a whole credit).",
+    "with every word's time in the audio. Costs 3 credits per minute of audio (counted per started second, rounded up to a whole credit). " +
+    "A script the voice can say nothing of (only emoji or punctuation, or another language) is refused with 400; a speech engine that fails answers 503. Neither is charged.",
   path: Schema.Struct({}),
   payload: Schema.Struct({
     script: Script,
@@ -49,7 +50,7 @@ export const textToSpeech = operation({
     webhookUrl: Schema.optional(WebhookUrl)
   }),
   output: SpeechObject,
-  errors: ["InvalidInput", "InsufficientCredits"],
+  errors: ["InvalidInput", "InsufficientCredits", "Unavailable"],
   http: { method: "POST", path: "/v1/text-to-speech" },
   access: "workspace",
   tool: "text_to_speech",
@@ -64,9 +65,21 @@ export const textToSpeech = operation({
       const { baseUrl } = yield* ServiceConfig
       return yield* withScratchDir("speech", (dir) =>
         Effect.gen(function*() {
-          const spoken = yield* Effect.orDie(
-            engine.speak({ text: script, voiceId: voice.id, outputWav: `${dir}/speech.wav`, workspaceId: workspace.id })
+          const spoken = yield* engine.speak({ text: script, voiceId: voice.id, outputWav: `${dir}/speech.wav`, workspaceId: workspace.id }).pipe(
+            // The script passed the rules: an engine that fails on it is broken or away, not refusing it.
+            Effect.tapError((e) =>
+              Effect.logWarning("speech engine failed", e.message).pipe(
+                Effect.annotateLogs({ workspaceId: workspace.id, voiceId: voice.id, engine: engine.engine })
+              )
+            ),
+            Effect.mapError((e) => new Unavailable({ message: `The voice ${voice.id} could not speak the script: ${e.message}` }))
           )
+          if (spoken.durationSeconds < MIN_SPOKEN_SECONDS) {
+            return yield* new InvalidInput({
+              field: "script",
+              message: `the voice ${voice.id} (${voice.language}) could say none of it: write it in the voice's language, or choose a voice for the script's language from GET /v1/voices`
+            })
+          }
           yield* Effect.orDie((yield* MediaEngine).encodeMp3(`${dir}/speech.wav`, `${dir}/speech.mp3`))
           const file = yield* putFile(workspace, { path: `${dir}/speech.mp3`, name: "speech.mp3", contentType: "audio/mpeg" })
           const credits = speechCredits(spoken.durationSeconds)

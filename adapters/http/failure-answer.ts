@@ -1,0 +1,59 @@
+// What a request gets when its route failed with something no handler answered: an unknown route a 404,
+// a known path with another method a 405, a refused body its 4xx, and any other defect a 500 that carries
+// the request id its log line has. Each in the shape of the route's clients (refusal.ts).
+import type { HttpServerRequest } from "@effect/platform"
+import { Cause, Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import { BodyRefused } from "./request-body.ts"
+import { type Refusal, refusalResponse } from "./refusal.ts"
+import { API_ROUTES } from "./route-table.ts"
+
+export const pathOf = (url: string): string => url.split("?")[0] ?? url
+
+const routeMissing = (request: HttpServerRequest.HttpServerRequest): Refusal => {
+  const methods = API_ROUTES.methodsAt(pathOf(request.url))
+  return methods.length === 0
+    ? { status: 404, code: "not_found", message: `No route ${request.method} ${pathOf(request.url).slice(0, 200)}.` }
+    : {
+      status: 405,
+      code: "method_not_allowed",
+      message: `${request.method} is not allowed here; use ${methods.join(" or ")}.`,
+      headers: { allow: methods.join(", ") }
+    }
+}
+
+const bodyRefusal = (refused: BodyRefused): Refusal => ({
+  status: refused.status,
+  code: refused.code,
+  message: refused.message,
+  details: { field: refused.field },
+  // The rest of a refused body is not worth reading.
+  headers: { connection: "close" }
+})
+
+/** The answer to a defect or a missing route; interruptions and the API's own failures pass through. */
+export const answerFailure = (request: HttpServerRequest.HttpServerRequest, cause: Cause.Cause<unknown>) => {
+  const path = pathOf(request.url)
+  if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure)) {
+    const e = failure.value
+    const routeNotFound = typeof e === "object" && e !== null && "_tag" in e && e._tag === "RouteNotFound"
+    // Other failures are the API's own errors, for its encoder further out.
+    return routeNotFound ? Effect.succeed(refusalResponse(path, routeMissing(request))) : Effect.failCause(cause)
+  }
+  const refused = Option.filter(Cause.dieOption(cause), (d): d is BodyRefused => d instanceof BodyRefused)
+  if (Option.isSome(refused)) return Effect.succeed(refusalResponse(path, bodyRefusal(refused.value)))
+  const requestId = randomUUID()
+  return Effect.as(
+    Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ requestId, method: request.method, path })),
+    refusalResponse(path, {
+      status: 500,
+      code: "internal",
+      message: `Something went wrong on our side; quote request id ${requestId} when you report it.`,
+      details: { requestId },
+      headers: { "x-request-id": requestId }
+    })
+  )
+}
+
