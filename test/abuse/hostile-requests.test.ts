@@ -4,6 +4,7 @@
 // file or descriptor behind, and the process must keep answering /health with its memory bounded.
 import { execFile } from "node:child_process"
 import { readdirSync } from "node:fs"
+import { connect, type Socket } from "node:net"
 import { mkdtemp, readFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -82,7 +83,8 @@ const post = (path: string, headers: Record<string, string>, body: Buffer | stri
   `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n`
 
 describe("bodies that grow past every cap", () => {
-  const HUGE = 48 * 1024 * 1024
+  // The size that ended the process before bodies were capped while they stream.
+  const HUGE = 600 * 1024 * 1024
 
   it.each([
     ["/oauth/token", { "content-type": "application/x-www-form-urlencoded" }],
@@ -90,7 +92,8 @@ describe("bodies that grow past every cap", () => {
     ["/oauth/sign-in", { "content-type": "application/x-www-form-urlencoded" }]
   ])("refuses a chunked body to %s at the JSON cap, in the OAuth shape, unauthenticated", async (path, headers) => {
     const before = process.memoryUsage().rss
-    const answer = await streamBody(`${app.baseUrl}${path}`, { headers, totalBytes: HUGE })
+    const [answer, healthWhileStreaming] = await Promise.all([streamBody(`${app.baseUrl}${path}`, { headers, totalBytes: HUGE }), health()])
+    expect(healthWhileStreaming).toBe(200)
     expect(answer.status).toBe(413)
     expect(answer.body).toEqual({ error: "invalid_request", error_description: expect.stringContaining("over the limit") })
     expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024)
@@ -189,6 +192,7 @@ describe("multipart bodies that broke the parser", () => {
       expect(answer.body.error.message).toContain("closing boundary")
       expect(answer.elapsedMs).toBeLessThan(5000)
     }
+    console.log(`abuse suite: an unterminated form waits at most ${Math.max(...answers.map((a) => a.elapsedMs))} ms for its 400 (20 at once)`)
     const empty = await rawExchange(port, [post("/v1/files", { ...formHeaders, authorization: `Bearer ${token}` }, "")])
     expectApiError(empty, 400, "body")
     await new Promise((r) => setTimeout(r, 300))
@@ -203,6 +207,7 @@ describe("multipart bodies that broke the parser", () => {
     const stalled = await rawExchange(port, [head, chunk(`--${boundary}\r\nContent-Disposition: form-data; name="url"\r\n\r\n`)])
     expectApiError(stalled, 408, "body")
     expect(stalled.elapsedMs).toBeLessThan((LIMITS.bodyIdleSeconds + 3) * 1000)
+    console.log(`abuse suite: a stalled form is answered 408 after ${stalled.elapsedMs} ms (idle limit ${LIMITS.bodyIdleSeconds} s)`)
     const trickle = await rawExchange(port, [head, ...Array.from({ length: 40 }, () => chunk("x"))], { gapMs: 250, timeoutMs: 20_000 })
     expectApiError(trickle, 408, "body")
     expect(trickle.body.error.message).toContain("slower than")
@@ -238,6 +243,26 @@ describe("headers and connections", () => {
     })
     expectApiError(answer, 408)
     expect(answer.elapsedMs).toBeLessThan((LIMITS.headersSeconds + 3) * 1000)
+  })
+
+  it("closes connections past the cap as they arrive, and serves again once they close", async () => {
+    const capped = await startApp({ worker: false, requestLimits: { ...LIMITS, maxConnections: 4 } })
+    const cappedPort = Number(new URL(capped.baseUrl).port)
+    try {
+      const idle = await Promise.all(Array.from({ length: 4 }, () =>
+        new Promise<Socket>((resolve) => {
+          const socket = connect(cappedPort, "127.0.0.1", () => resolve(socket))
+        })))
+      // Node counts a connection once its accept is handled; give it that turn.
+      await new Promise((r) => setTimeout(r, 100))
+      const refused = await rawExchange(cappedPort, ["GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"], { timeoutMs: 3000 })
+      expect(refused.status).toBe(0)
+      for (const socket of idle) socket.destroy()
+      await new Promise((r) => setTimeout(r, 100))
+      expect((await call(capped.baseUrl, "/health")).status).toBe(200)
+    } finally {
+      await capped.close()
+    }
   })
 
   it("answers a malformed request line with the JSON body", async () => {
