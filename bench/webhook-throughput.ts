@@ -25,7 +25,7 @@ import { WorkspaceStore } from "../domain/ports/workspace-store.ts"
 import { webhookMessage } from "../domain/webhooks.ts"
 import { makeJobRunner } from "../src/kernel/job-runner.ts"
 import { ServiceConfig } from "../src/kernel/service-config.ts"
-import { DELIVER_WEBHOOK } from "../src/kernel/job-kinds.ts"
+import { DeliverWebhook } from "../src/kernel/job-catalogue.ts"
 import { newWebhookSecret } from "../src/kernel/secrets.ts"
 import { signWebhook } from "../src/kernel/webhook-signature.ts"
 import { deliverWebhookJob } from "../src/ops/webhooks/deliver-webhook.ts"
@@ -100,7 +100,7 @@ const seed = (url: string) =>
     return yield* Effect.forEach(Array.from({ length: DELIVERIES }), () => {
       const event = newEvent(workspaceId, url, at)
       return outbox.add(event).pipe(
-        Effect.zipRight(queue.enqueue({ lane: "webhooks", kind: DELIVER_WEBHOOK, payload: { eventId: event.id }, runAt: now, dedupeKey: `deliver:${event.id}` })),
+        Effect.zipRight(queue.enqueue({ lane: "webhooks", kind: DeliverWebhook.kind, payload: { eventId: event.id }, runAt: now, dedupeKey: `deliver:${event.id}` })),
         Effect.as(event.id)
       )
     })

@@ -7,17 +7,21 @@ import { deliverWebhookJob } from "./ops/webhooks/deliver-webhook.ts"
 import { grantMonthlyCreditsJob } from "./ops/plans/grant-monthly-credits.ts"
 import { runCaptionRemovalJob } from "./ops/caption-removal/run-caption-removal.ts"
 import { DEFAULT_FILE_SWEEP_INTERVAL_MS, sweepExpiredFilesJob } from "./ops/files/sweep-expired-files.ts"
-import { type JobHandler, makeJobRunner } from "./kernel/job-runner.ts"
+import type { JobHandler } from "./kernel/job.ts"
+import { makeJobRunner } from "./kernel/job-runner.ts"
 
 const handlers = [generateCaptionsJob, generateVideoJob, renderJob, renderEditorPictureJob, runCaptionRemovalJob, deliverWebhookJob, grantMonthlyCreditsJob] as const
 
 type ServicesOf<H> = H extends JobHandler<infer R> ? R : never
 export type WorkerServices = ServicesOf<(typeof handlers)[number] | ReturnType<typeof sweepExpiredFilesJob>>
 
+/** One handler for each job of the catalogue (src/kernel/job-catalogue.ts; a test holds the two together). */
+export const jobHandlers = (options: { readonly fileSweepIntervalMs?: number } = {}): ReadonlyArray<JobHandler<WorkerServices>> => [
+  ...handlers,
+  sweepExpiredFilesJob(options.fileSweepIntervalMs ?? DEFAULT_FILE_SWEEP_INTERVAL_MS)
+]
+
 export const makeWorker = (options: { readonly leaseMs?: number; readonly fileSweepIntervalMs?: number } = {}) =>
-  makeJobRunner<WorkerServices>(
-    [...handlers, sweepExpiredFilesJob(options.fileSweepIntervalMs ?? DEFAULT_FILE_SWEEP_INTERVAL_MS)],
-    options
-  )
+  makeJobRunner<WorkerServices>(jobHandlers(options), options)
 
 export const worker = makeWorker()

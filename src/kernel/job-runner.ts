@@ -4,22 +4,8 @@
 // cancelled in the queue (by any process) is interrupted where it stands: its tools are killed.
 import { Cause, Clock, Duration, Effect, Exit, Fiber, Option, Schedule } from "effect"
 import { type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
+import type { JobHandler } from "./job.ts"
 import { clearJobScratch, CurrentJobId } from "./scratch-space.ts"
-
-export type JobOutcome =
-  | { readonly _tag: "Done" }
-  | { readonly _tag: "RetryAt"; readonly at: number; readonly error: string }
-  | { readonly _tag: "Dead"; readonly error: string }
-
-export const Done: JobOutcome = { _tag: "Done" }
-
-export interface JobHandler<R> {
-  readonly kind: string
-  readonly lane: Lane
-  readonly run: (job: Job) => Effect.Effect<JobOutcome, never, R>
-  /** Called once when the job goes dead after crashing too often. */
-  readonly onDead: (job: Job, error: string) => Effect.Effect<void, never, R>
-}
 
 /** A claimed job is someone else's to take once its lease lapses: the claimer crashed or stalled. */
 export const DEFAULT_LEASE_MS = 60_000

@@ -12,7 +12,8 @@ import { VideoStore } from "../../domain/ports/video-store.ts"
 import { isWorking, transition, type VideoEffect, type VideoEvent, type VideoRecord, workKey } from "../../domain/video.ts"
 import { workChargeKey } from "../ops/credits/charge-work.ts"
 import { presentVideo } from "../ops/videos/present-video.ts"
-import { generationJobKey, RENDER_VIDEO, renderJobKey } from "./job-kinds.ts"
+import { generationJobKey, RenderVideo, renderJobKey } from "./job-catalogue.ts"
+import { enqueue } from "./job.ts"
 import { queueWebhookEvent } from "./queue-webhook-event.ts"
 import { refundCredits } from "./refund-credits.ts"
 import { newId } from "./secrets.ts"
@@ -64,10 +65,7 @@ const carryOut = (video: VideoRecord, effect: VideoEffect) =>
         return
       }
       case "StartRender": {
-        yield* (yield* JobQueue).enqueue({
-          lane: "media",
-          kind: RENDER_VIDEO,
-          payload: { videoId: video.id, workKey: effect.workKey, options: effect.options },
+        yield* enqueue(RenderVideo, { videoId: video.id, workKey: effect.workKey, options: effect.options }, {
           runAt: now,
           dedupeKey: renderJobKey(effect.workKey),
           workspaceId: video.workspaceId

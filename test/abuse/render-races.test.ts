@@ -4,7 +4,7 @@ import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { JobQueue } from "../../domain/ports/job-queue.ts"
 import { Ledger } from "../../domain/ports/ledger.ts"
-import { RENDER_VIDEO } from "../../src/kernel/job-kinds.ts"
+import { RenderVideo } from "../../src/kernel/job-catalogue.ts"
 import type { TestApp } from "../support/app.ts"
 import { STORES, startAppOn } from "../support/app-on-store.ts"
 import { completedVideo } from "../support/completed-video.ts"
@@ -39,7 +39,7 @@ describe.each(STORES)("renders of one video at once (%s)", (store) => {
       for (let job = yield* queue.claim("media", 60_000); Option.isSome(job); job = yield* queue.claim("media", 60_000)) {
         claimed.push(job.value)
       }
-      return [yield* (yield* Ledger).list(workspaceId), claimed.filter((job) => job.kind === RENDER_VIDEO)] as const
+      return [yield* (yield* Ledger).list(workspaceId), claimed.filter((job) => job.kind === RenderVideo.kind)] as const
     }))
     expect(entries.filter((entry) => entry.amount < 0).map((entry) => entry.reason)).toEqual(["render"])
     expect(renderJobs.map((job) => job.payload)).toEqual([expect.objectContaining({ videoId: video.id })])

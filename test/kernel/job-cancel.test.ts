@@ -9,7 +9,8 @@ import { join } from "node:path"
 import { MemoryStoresLive } from "../../adapters/memory/memory-layer.ts"
 import { spawnTool } from "../../adapters/media/ffmpeg-process.ts"
 import { JobQueue } from "../../domain/ports/job-queue.ts"
-import { DEFAULT_CANCEL_CHECK_MS, Done, makeJobRunner } from "../../src/kernel/job-runner.ts"
+import { Done } from "../../src/kernel/job.ts"
+import { DEFAULT_CANCEL_CHECK_MS, makeJobRunner } from "../../src/kernel/job-runner.ts"
 import { ServiceConfig } from "../../src/kernel/service-config.ts"
 
 /** Real time passes while TestClock stands still: for waiting on a child process. */

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { MemoryStoresLive } from "../../adapters/memory/memory-layer.ts"
 import { JobQueue } from "../../domain/ports/job-queue.ts"
-import { Done, makeJobRunner, MAX_CRASHES } from "../../src/kernel/job-runner.ts"
+import { Done } from "../../src/kernel/job.ts"
+import { makeJobRunner, MAX_CRASHES } from "../../src/kernel/job-runner.ts"
 import { ServiceConfig } from "../../src/kernel/service-config.ts"
 
 layer(Layer.merge(MemoryStoresLive, ServiceConfig.layer({ baseUrl: "http://127.0.0.1:1", workDir: join(tmpdir(), `reelwright-job-runner-${process.pid}`) })))("job runner", (it) => {

@@ -5,7 +5,7 @@ import { openAsBlob } from "node:fs"
 import { call } from "../support/http-client.ts"
 import { useDeployment } from "../support/deployment-fixture.ts"
 import { postgresSkipReason } from "../support/pg-test-db.ts"
-import { GENERATE_CAPTIONS } from "../../src/kernel/job-kinds.ts"
+import { GenerateCaptions } from "../../src/kernel/job-catalogue.ts"
 
 const VIDEOS = 30
 const WORKERS = 3
@@ -33,7 +33,7 @@ describe.skipIf(postgresSkipReason !== undefined)("several worker processes on o
     const generateJobs = () =>
       env.deployment.rows<{ video_id: string; status: string; attempts: number }>(
         "SELECT payload->>'videoId' AS video_id, status, attempts FROM jobs WHERE kind = $1",
-        [GENERATE_CAPTIONS]
+        [GenerateCaptions.kind]
       )
     await env.deployment.until(
       async () => (await generateJobs()).filter((j) => j.status === "done").length === VIDEOS,

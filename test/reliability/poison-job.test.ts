@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import { S3BlobStoreLive } from "../../adapters/storage/s3-blob-store.ts"
 import { BlobStore } from "../../domain/ports/blob-store.ts"
 import { MAX_CRASHES } from "../../src/kernel/job-runner.ts"
-import { GENERATE_CAPTIONS, RENDER_VIDEO } from "../../src/kernel/job-kinds.ts"
+import { GenerateCaptions, RenderVideo } from "../../src/kernel/job-catalogue.ts"
 import { call, waitForVideo } from "../support/http-client.ts"
 import { useDeployment } from "../support/deployment-fixture.ts"
 import { postgresSkipReason } from "../support/pg-test-db.ts"
@@ -87,7 +87,7 @@ describe.skipIf(postgresSkipReason !== undefined)("a job that crashes every time
 
     const worker = await env.deployment.startWorker(WORKER_ENV)
     // Crashes are retried after a backoff of 5 s, then 10 s; the third one is the last.
-    const generateJob = () => jobOf(GENERATE_CAPTIONS, id)
+    const generateJob = () => jobOf(GenerateCaptions.kind, id)
     await env.deployment.until(async () => (await generateJob())?.status === "dead", "the job to go dead", 60_000)
     const job = await generateJob()
     expect(job?.attempts).toBe(MAX_CRASHES)
@@ -99,7 +99,7 @@ describe.skipIf(postgresSkipReason !== undefined)("a job that crashes every time
   it("goes dead when the worker running it is killed after every claim, and refunds what it charged", async () => {
     // The render: it charges as it starts, and a slow preset keeps each claim busy encoding.
     const id = await createVideo({ render: true })
-    const renderJob = () => jobOf(RENDER_VIDEO, id)
+    const renderJob = () => jobOf(RenderVideo.kind, id)
     for (let claim = 1; claim <= MAX_CRASHES; claim++) {
       const worker = await env.deployment.startWorker({ ...WORKER_ENV, X264_PRESET: "veryslow" })
       await env.deployment.until(async () => ((await renderJob())?.attempts ?? 0) >= claim, `render claim ${claim}`)

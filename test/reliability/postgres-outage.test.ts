@@ -10,7 +10,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { promisify } from "node:util"
-import { GENERATE_CAPTIONS } from "../../src/kernel/job-kinds.ts"
+import { GenerateCaptions } from "../../src/kernel/job-catalogue.ts"
 import { postgresSkipReason } from "../support/pg-test-db.ts"
 import { type Deployment, freePort, type ServiceProcess, startDeployment } from "../support/service-process.ts"
 
@@ -159,7 +159,7 @@ describe.skipIf(postgresSkipReason !== undefined)("an API process whose PostgreS
         .map((v) => v.id)
       const jobs = (await deployment.rows<{ video_id: string }>(
         "SELECT payload->>'videoId' AS video_id FROM jobs WHERE kind = $1",
-        [GENERATE_CAPTIONS]
+        [GenerateCaptions.kind]
       )).map((j) => j.video_id)
       expect(new Set(videos)).toEqual(new Set(jobs))
       expect(videos).toHaveLength(new Set(videos).size)

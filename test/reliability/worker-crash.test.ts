@@ -7,7 +7,7 @@ import { openAsBlob } from "node:fs"
 import { mkdtemp, readdir, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { GENERATE_CAPTIONS, RENDER_VIDEO } from "../../src/kernel/job-kinds.ts"
+import { GenerateCaptions, RenderVideo } from "../../src/kernel/job-catalogue.ts"
 import { call, waitForVideo } from "../support/http-client.ts"
 import { useDeployment } from "../support/deployment-fixture.ts"
 import { postgresSkipReason } from "../support/pg-test-db.ts"
@@ -108,7 +108,7 @@ describe.skipIf(postgresSkipReason !== undefined)("a worker killed in the middle
     // A slow preset keeps the encode running long enough to be caught in the act.
     const workerA = await env.deployment.startWorker({ ...WORKER_ENV, X264_PRESET: "veryslow" })
     const id = await createVideo({ render: true })
-    const workerB = await killAndReplace({ videoId: id, kind: RENDER_VIDEO, charged: "render", workerA, step: "rendering" })
+    const workerB = await killAndReplace({ videoId: id, kind: RenderVideo.kind, charged: "render", workerA, step: "rendering" })
     expect(workerB.log()).toContain("render encoded")
     expect((await chargesOf(id)).map((e) => e.reason)).toEqual(["captions", "render"])
     expect((await chargesOf(id)).every((e) => e.amount < 0)).toBe(true)
@@ -122,7 +122,7 @@ describe.skipIf(postgresSkipReason !== undefined)("a worker killed in the middle
     const id = await createVideo({ render: false })
     const workerB = await killAndReplace({
       videoId: id,
-      kind: GENERATE_CAPTIONS,
+      kind: GenerateCaptions.kind,
       charged: "captions",
       workerA,
       step: "transcribing",

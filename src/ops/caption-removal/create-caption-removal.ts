@@ -5,14 +5,14 @@ import { Clock, Effect, Either, Schema } from "effect"
 import { applyRemovalEvent, newCaptionRemoval } from "../../../domain/caption-removal.ts"
 import { PlanForbids } from "../../../domain/errors.ts"
 import { canRender } from "../../../domain/plans.ts"
-import { JobQueue } from "../../../domain/ports/job-queue.ts"
 import { CaptionRemovalStore } from "../../../domain/ports/caption-removal-store.ts"
 import { Transactor } from "../../../domain/ports/transactor.ts"
 import { REMOVAL_ANALYSIS_CREDITS_PER_MINUTE, removalAnalysisCredits, REMOVAL_WIPE_CREDITS_PER_MINUTE } from "../../../domain/pricing.ts"
 import { checkSourceLimits, SOURCE_LIMITS, SourceUrl, WebhookUrl } from "../../../domain/rules.ts"
 import { PixelBox, RemovalTarget } from "../../../domain/text-regions.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
-import { REMOVE_CAPTIONS, removalJobKey } from "../../kernel/job-kinds.ts"
+import { enqueue } from "../../kernel/job.ts"
+import { RemoveCaptions, removalJobKey } from "../../kernel/job-catalogue.ts"
 import { postRemovalCharge } from "../../kernel/removal-events.ts"
 import { operation } from "../../kernel/operation.ts"
 import { newId } from "../../kernel/secrets.ts"
@@ -72,14 +72,7 @@ export const startCaptionRemoval = (request: CaptionRemovalRequest) =>
     yield* (yield* Transactor).atomically(Effect.gen(function*() {
       yield* postRemovalCharge(removal, "start", first, at)
       yield* (yield* CaptionRemovalStore).insert(removal)
-      yield* (yield* JobQueue).enqueue({
-        lane: "media",
-        kind: REMOVE_CAPTIONS,
-        payload: { removalId: removal.id },
-        runAt: now,
-        dedupeKey: removalJobKey(removal.id),
-        workspaceId: workspace.id
-      })
+      yield* enqueue(RemoveCaptions, { removalId: removal.id }, { runAt: now, dedupeKey: removalJobKey(removal.id), workspaceId: workspace.id })
     }))
     yield* Effect.logInfo("caption removal created").pipe(Effect.annotateLogs({ removalId: removal.id }))
     return { id: removal.id, status: "processing" as const, createdAt: removal.createdAt }

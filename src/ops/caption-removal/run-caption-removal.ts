@@ -2,29 +2,22 @@
 // sampled frames and track it into regions, wipe them in one encode, then look again on the result
 // and record the share of frames where text remains. Each step is recorded in the removal's `step`;
 // each is safe to run again when a crashed job is retried (charges are posted once).
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import { type CaptionRemovalRecord, hasReachedRemovalStep, isTerminal, type RemovalStep } from "../../../domain/caption-removal.ts"
 import { WorkFailed } from "../../../domain/errors.ts"
-import type { BlobStore } from "../../../domain/ports/blob-store.ts"
 import { CaptionRemovalStore } from "../../../domain/ports/caption-removal-store.ts"
-import type { FileStore } from "../../../domain/ports/file-store.ts"
-import type { Job } from "../../../domain/ports/job-queue.ts"
 import { MediaEngine } from "../../../domain/ports/media-engine.ts"
-import type { SourceFetcher } from "../../../domain/ports/source-fetcher.ts"
 import { TextDetector } from "../../../domain/ports/text-detector.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { removalAnalysisCredits, removalWipeCredits } from "../../../domain/pricing.ts"
 import { checkSourceLimits } from "../../../domain/rules.ts"
 import { type FrameSample, type TextRegion, trackRegions } from "../../../domain/text-regions.ts"
-import { Done, type JobHandler } from "../../kernel/job-runner.ts"
-import { REMOVE_CAPTIONS } from "../../kernel/job-kinds.ts"
-import { chargeRemoval, failRemoval, type RemovalEventServices, updateRemoval } from "../../kernel/removal-events.ts"
-import type { ServiceConfig } from "../../kernel/service-config.ts"
+import { Done, handle } from "../../kernel/job.ts"
+import { RemoveCaptions } from "../../kernel/job-catalogue.ts"
+import { chargeRemoval, failRemoval, updateRemoval } from "../../kernel/removal-events.ts"
 import { downloadSource } from "../media/download-source.ts"
 import { localFile, withScratchDir } from "../media/scratch.ts"
 import { storeFile } from "../media/store-file.ts"
-
-const Payload = Schema.Struct({ removalId: Schema.String })
 
 /** Frames looked at per second to find text, and the detector's confidence a box needs to count. */
 const FIND_SAMPLES_PER_SECOND = 2
@@ -117,32 +110,9 @@ export const runCaptionRemoval = (removalId: string) =>
       yield* updateRemoval(removalId, (at) => ({ _tag: "Completed", resultFileId: file.id, textRemainingShare: share, at }))
     }))
 
-export const runCaptionRemovalJob: JobHandler<
-  | BlobStore
-  | CaptionRemovalStore
-  | FileStore
-  | MediaEngine
-  | SourceFetcher
-  | TextDetector
-  | WorkspaceStore
-  | RemovalEventServices
-  | ServiceConfig
-> = {
-  kind: REMOVE_CAPTIONS,
-  lane: "media",
-  run: (job: Job) =>
-    Schema.decodeUnknown(Payload)(job.payload).pipe(
-      Effect.orDie,
-      Effect.flatMap(({ removalId }) =>
-        runCaptionRemoval(removalId).pipe(Effect.catchTag("WorkFailed", (failure) => failRemoval(removalId, failure)))
-      ),
-      Effect.as(Done)
-    ),
-  onDead: (job, error) =>
-    Schema.decodeUnknown(Payload)(job.payload).pipe(
-      Effect.flatMap(({ removalId }) =>
-        failRemoval(removalId, new WorkFailed({ message: `The caption removal stopped after repeated internal errors (${error.slice(0, 200)}). Its credits were refunded; try again.` }))
-      ),
-      Effect.orDie
-    )
-}
+export const runCaptionRemovalJob = handle(RemoveCaptions, {
+  run: ({ removalId }) =>
+    runCaptionRemoval(removalId).pipe(Effect.catchTag("WorkFailed", (failure) => failRemoval(removalId, failure)), Effect.as(Done)),
+  onDead: ({ removalId }, error) =>
+    failRemoval(removalId, new WorkFailed({ message: `The caption removal stopped after repeated internal errors (${error.slice(0, 200)}). Its credits were refunded; try again.` }))
+})

@@ -11,7 +11,8 @@ import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { checkSource, RenderOptions, SOURCE_LIMITS, SourceUrl, TemplateId, WebhookUrl } from "../../../domain/rules.ts"
 import { newCaptionVideo, Status, VideoId } from "../../../domain/video.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
-import { GENERATE_CAPTIONS, generationJobKey } from "../../kernel/job-kinds.ts"
+import { enqueue } from "../../kernel/job.ts"
+import { GenerateCaptions, generationJobKey } from "../../kernel/job-catalogue.ts"
 import { editorUrl } from "../../kernel/links.ts"
 import { operation } from "../../kernel/operation.ts"
 import { newId, randomToken } from "../../kernel/secrets.ts"
@@ -75,10 +76,7 @@ export const startCaptionVideo = (request: CaptionVideoRequest) =>
     yield* tx.atomically(Effect.gen(function*() {
       yield* (yield* VideoStore).insert(video)
       yield* (yield* WorkspaceStore).update({ ...workspace, lastTemplateId: template.id })
-      yield* (yield* JobQueue).enqueue({
-        lane: "media",
-        kind: GENERATE_CAPTIONS,
-        payload: { videoId: video.id },
+      yield* enqueue(GenerateCaptions, { videoId: video.id }, {
         runAt: Date.parse(at),
         dedupeKey: generationJobKey(video.id),
         workspaceId: video.workspaceId

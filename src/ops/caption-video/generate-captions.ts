@@ -1,30 +1,21 @@
 // The caption pipeline up to timed captions: fetch and store the source, probe it, extract the
 // audio, transcribe, save the words. Each step is recorded in the video's `step`, and each is
 // safe to run again when a crashed job is retried.
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import { WorkFailed } from "../../../domain/errors.ts"
-import { BlobStore } from "../../../domain/ports/blob-store.ts"
-import { FileStore } from "../../../domain/ports/file-store.ts"
-import type { Job } from "../../../domain/ports/job-queue.ts"
-import type { Ledger } from "../../../domain/ports/ledger.ts"
 import { MediaEngine } from "../../../domain/ports/media-engine.ts"
-import { SourceFetcher } from "../../../domain/ports/source-fetcher.ts"
 import { Transcriber } from "../../../domain/ports/transcriber.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
-import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { captionCredits } from "../../../domain/pricing.ts"
 import { checkSource } from "../../../domain/rules.ts"
 import type { VideoRecord } from "../../../domain/video.ts"
-import { Done, type JobHandler } from "../../kernel/job-runner.ts"
-import { GENERATE_CAPTIONS } from "../../kernel/job-kinds.ts"
-import type { ServiceConfig } from "../../kernel/service-config.ts"
+import { Done, handle } from "../../kernel/job.ts"
+import { GenerateCaptions } from "../../kernel/job-catalogue.ts"
 import { step } from "../../kernel/pipeline-step.ts"
-import { applyVideoEvent, failVideo, type VideoEventServices } from "../../kernel/video-events.ts"
+import { applyVideoEvent, failVideo } from "../../kernel/video-events.ts"
 import { chargeWork } from "../credits/charge-work.ts"
 import { downloadSource } from "../media/download-source.ts"
 import { localSource, withScratchDir } from "../media/scratch.ts"
-
-const Payload = Schema.Struct({ videoId: Schema.String })
 
 const ensureStoredSource = (video: VideoRecord, dir: string) =>
   Effect.gen(function*() {
@@ -71,33 +62,9 @@ export const generateCaptions = (videoId: string) =>
       yield* applyVideoEvent(videoId, (at) => ({ _tag: "Generated", at }))
     }))
 
-export const generateCaptionsJob: JobHandler<
-  | BlobStore
-  | FileStore
-  | Ledger
-  | MediaEngine
-  | SourceFetcher
-  | Transcriber
-  | VideoStore
-  | WorkspaceStore
-  | VideoEventServices
-  | ServiceConfig
-> = {
-  kind: GENERATE_CAPTIONS,
-  lane: "media",
-  run: (job: Job) =>
-    Schema.decodeUnknown(Payload)(job.payload).pipe(
-      Effect.orDie,
-      Effect.flatMap(({ videoId }) =>
-        generateCaptions(videoId).pipe(Effect.catchTag("WorkFailed", (failure) => failVideo(videoId, failure)))
-      ),
-      Effect.as(Done)
-    ),
-  onDead: (job, error) =>
-    Schema.decodeUnknown(Payload)(job.payload).pipe(
-      Effect.flatMap(({ videoId }) =>
-        failVideo(videoId, new WorkFailed({ message: `Captioning stopped after repeated internal errors (${error.slice(0, 200)}). Try again; if it keeps failing, contact the operator.` }))
-      ),
-      Effect.orDie
-    )
-}
+export const generateCaptionsJob = handle(GenerateCaptions, {
+  run: ({ videoId }) =>
+    generateCaptions(videoId).pipe(Effect.catchTag("WorkFailed", (failure) => failVideo(videoId, failure)), Effect.as(Done)),
+  onDead: ({ videoId }, error) =>
+    failVideo(videoId, new WorkFailed({ message: `Captioning stopped after repeated internal errors (${error.slice(0, 200)}). Try again; if it keeps failing, contact the operator.` }))
+})

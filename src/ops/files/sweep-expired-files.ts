@@ -7,9 +7,8 @@
 import { Clock, Effect } from "effect"
 import { BlobStore } from "../../../domain/ports/blob-store.ts"
 import { FileStore } from "../../../domain/ports/file-store.ts"
-import { JobQueue } from "../../../domain/ports/job-queue.ts"
-import { Done, type JobHandler } from "../../kernel/job-runner.ts"
-import { fileSweepJobKey, SWEEP_EXPIRED_FILES } from "../../kernel/job-kinds.ts"
+import { Done, enqueue, handle } from "../../kernel/job.ts"
+import { fileSweepJobKey, SweepExpiredFiles } from "../../kernel/job-catalogue.ts"
 
 /** Files' bytes go within this long of their expiry by default (the read answers 410 from the expiry on). */
 export const DEFAULT_FILE_SWEEP_INTERVAL_MS = 60 * 60 * 1000
@@ -18,9 +17,7 @@ const SWEEP_PAGE = 500
 const periodStart = (at: number, intervalMs: number): number => Math.floor(at / intervalMs) * intervalMs
 
 /** Queues the sweep of the period starting at `start`, due then; a period's sweep is queued once. */
-const queueSweep = (start: number, runAt: number) =>
-  Effect.flatMap(JobQueue, (queue) =>
-    queue.enqueue({ lane: "media", kind: SWEEP_EXPIRED_FILES, payload: {}, runAt, dedupeKey: fileSweepJobKey(start) }))
+const queueSweep = (start: number, runAt: number) => enqueue(SweepExpiredFiles, {}, { runAt, dedupeKey: fileSweepJobKey(start) })
 
 /** Queues the current period's sweep, due now (run by every worker as it starts). */
 export const scheduleFileSweeps = (intervalMs: number) =>
@@ -59,9 +56,8 @@ export const sweepExpiredFiles = Effect.gen(function*() {
   return purged
 }).pipe(Effect.withSpan("sweepExpiredFiles"))
 
-export const sweepExpiredFilesJob = (intervalMs: number): JobHandler<BlobStore | FileStore | JobQueue> => ({
-  kind: SWEEP_EXPIRED_FILES,
-  lane: "media",
+export const sweepExpiredFilesJob = (intervalMs: number) =>
+  handle(SweepExpiredFiles, {
   run: () =>
     Effect.gen(function*() {
       const next = periodStart(yield* Clock.currentTimeMillis, intervalMs) + intervalMs
@@ -69,7 +65,7 @@ export const sweepExpiredFilesJob = (intervalMs: number): JobHandler<BlobStore |
       yield* sweepExpiredFiles
       return Done
     }),
-  onDead: (job, error) =>
+  onDead: (_, error, job) =>
     Effect.logError(`expired files were not all swept (${error}); the next period's sweep removes the rest`).pipe(
       Effect.annotateLogs({ jobId: job.id })
     )

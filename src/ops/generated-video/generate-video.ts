@@ -2,26 +2,15 @@
 // and a quiz's cards, each in its voice, mixed with their sounds), then make its pictures (scenes drawn
 // in an art style, or built-in gameplay footage), keeping it all in the project. A chat or a quiz is
 // animated at render time. Every step saves what it made, so a retried job after a crash picks up where it stopped.
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import { WorkFailed } from "../../../domain/errors.ts"
 import type { GameKind } from "../../../domain/gameplay.ts"
 import type { GeneratedProject } from "../../../domain/generated-project.ts"
-import type { BlobStore } from "../../../domain/ports/blob-store.ts"
-import type { FileStore } from "../../../domain/ports/file-store.ts"
-import type { FootageMaker } from "../../../domain/ports/footage-maker.ts"
-import type { Illustrator } from "../../../domain/ports/illustrator.ts"
-import type { Job } from "../../../domain/ports/job-queue.ts"
-import type { Ledger } from "../../../domain/ports/ledger.ts"
-import type { MediaEngine } from "../../../domain/ports/media-engine.ts"
-import type { SoundEffects } from "../../../domain/ports/sound-effects.ts"
-import type { SpeechEngines } from "../../../domain/ports/speech-engine.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
-import type { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import type { VideoRecord } from "../../../domain/video.ts"
-import { Done, type JobHandler } from "../../kernel/job-runner.ts"
-import { GENERATE_VIDEO } from "../../kernel/job-kinds.ts"
-import type { ServiceConfig } from "../../kernel/service-config.ts"
-import { applyVideoEvent, failVideo, type VideoEventServices } from "../../kernel/video-events.ts"
+import { Done, handle } from "../../kernel/job.ts"
+import { GenerateVideo } from "../../kernel/job-catalogue.ts"
+import { applyVideoEvent, failVideo } from "../../kernel/video-events.ts"
 import { step } from "../../kernel/pipeline-step.ts"
 import { withScratchDir } from "../media/scratch.ts"
 import { drawScenes, writeScenes } from "./illustrate-scenes.ts"
@@ -29,8 +18,6 @@ import { speakConversation } from "../fake-text/speak-conversation.ts"
 import { speakQuiz } from "../quiz-video/speak-quiz.ts"
 import { makeFootage } from "./make-footage.ts"
 import { narrate } from "./narrate.ts"
-
-const Payload = Schema.Struct({ videoId: Schema.String })
 
 const speak = (video: VideoRecord, project: GeneratedProject, dir: string) => {
   const { visuals } = project
@@ -80,35 +67,9 @@ export const generateVideo = (videoId: string) =>
       yield* applyVideoEvent(videoId, (at) => ({ _tag: "Generated", at }))
     }))
 
-export const generateVideoJob: JobHandler<
-  | BlobStore
-  | FileStore
-  | FootageMaker
-  | Illustrator
-  | Ledger
-  | MediaEngine
-  | SoundEffects
-  | SpeechEngines
-  | VideoStore
-  | WorkspaceStore
-  | VideoEventServices
-  | ServiceConfig
-> = {
-  kind: GENERATE_VIDEO,
-  lane: "media",
-  run: (job: Job) =>
-    Schema.decodeUnknown(Payload)(job.payload).pipe(
-      Effect.orDie,
-      Effect.flatMap(({ videoId }) =>
-        generateVideo(videoId).pipe(Effect.catchTag("WorkFailed", (failure) => failVideo(videoId, failure)))
-      ),
-      Effect.as(Done)
-    ),
-  onDead: (job, error) =>
-    Schema.decodeUnknown(Payload)(job.payload).pipe(
-      Effect.flatMap(({ videoId }) =>
-        failVideo(videoId, new WorkFailed({ message: `Generating the video stopped after repeated internal errors (${error.slice(0, 200)}). Credits were refunded; create it again.` }))
-      ),
-      Effect.orDie
-    )
-}
+export const generateVideoJob = handle(GenerateVideo, {
+  run: ({ videoId }) =>
+    generateVideo(videoId).pipe(Effect.catchTag("WorkFailed", (failure) => failVideo(videoId, failure)), Effect.as(Done)),
+  onDead: ({ videoId }, error) =>
+    failVideo(videoId, new WorkFailed({ message: `Generating the video stopped after repeated internal errors (${error.slice(0, 200)}). Credits were refunded; create it again.` }))
+})

@@ -3,7 +3,6 @@
 // its generation in one transaction, and answers at once with status `processing`.
 import { Clock, Effect, Schema } from "effect"
 import type { AspectRatio, GeneratedProject } from "../../../domain/generated-project.ts"
-import { JobQueue } from "../../../domain/ports/job-queue.ts"
 import { Transactor } from "../../../domain/ports/transactor.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
@@ -11,7 +10,8 @@ import { RenderOptions, Script, TemplateId, WebhookUrl } from "../../../domain/r
 import { ASPECT_SIZES } from "../../../domain/timeline.ts"
 import { newGeneratedVideo, type VideoKind } from "../../../domain/video.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
-import { GENERATE_VIDEO, generationJobKey } from "../../kernel/job-kinds.ts"
+import { enqueue } from "../../kernel/job.ts"
+import { GenerateVideo, generationJobKey } from "../../kernel/job-catalogue.ts"
 import { editorUrl } from "../../kernel/links.ts"
 import { newId, randomToken } from "../../kernel/secrets.ts"
 import { ServiceConfig } from "../../kernel/service-config.ts"
@@ -84,14 +84,7 @@ export const startGeneratedVideo = (
       yield* videos.insert(video)
       yield* videos.saveProject(video.id, project)
       yield* (yield* WorkspaceStore).update({ ...workspace, lastTemplateId: template.id })
-      yield* (yield* JobQueue).enqueue({
-        lane: "media",
-        kind: GENERATE_VIDEO,
-        payload: { videoId: video.id },
-        runAt: now,
-        dedupeKey: generationJobKey(video.id),
-        workspaceId: video.workspaceId
-      })
+      yield* enqueue(GenerateVideo, { videoId: video.id }, { runAt: now, dedupeKey: generationJobKey(video.id), workspaceId: video.workspaceId })
     }))
     yield* Effect.logInfo(`${shape.kind} video created`).pipe(Effect.annotateLogs({ videoId: video.id }))
     return {

@@ -7,27 +7,19 @@
 import { Clock, Effect } from "effect"
 import { creditMonth, monthlyGrantKey, monthStart, nextMonthStart } from "../../../domain/monthly-credits.ts"
 import { PLAN_RULES } from "../../../domain/plans.ts"
-import { JobQueue } from "../../../domain/ports/job-queue.ts"
 import { Ledger } from "../../../domain/ports/ledger.ts"
 import { type Workspace, WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
-import { Done, type JobHandler } from "../../kernel/job-runner.ts"
-import { GRANT_MONTHLY_CREDITS, monthlyGrantJobKey } from "../../kernel/job-kinds.ts"
+import { Done, enqueue, handle } from "../../kernel/job.ts"
+import { GrantMonthlyCredits, monthlyGrantJobKey } from "../../kernel/job-catalogue.ts"
 import { newId } from "../../kernel/secrets.ts"
 
 const SWEEP_PAGE = 500
 
 /** Queues the grant job of the month `runAt` falls in, due at `runAt`; a month's job is queued once. */
-const queueMonthlyGrant = (runAt: number) =>
-  Effect.flatMap(JobQueue, (queue) => {
-    const month = creditMonth(runAt)
-    return queue.enqueue({
-      lane: "media",
-      kind: GRANT_MONTHLY_CREDITS,
-      payload: { month },
-      runAt,
-      dedupeKey: monthlyGrantJobKey(month)
-    })
-  })
+const queueMonthlyGrant = (runAt: number) => {
+  const month = creditMonth(runAt)
+  return enqueue(GrantMonthlyCredits, { month }, { runAt, dedupeKey: monthlyGrantJobKey(month) })
+}
 
 /** Queues this month's grant job, due now (run by every worker as it starts). */
 export const scheduleMonthlyGrants = Clock.currentTimeMillis.pipe(
@@ -75,17 +67,15 @@ export const grantMonthlyCredits = Effect.gen(function*() {
   return granted
 }).pipe(Effect.withSpan("grantMonthlyCredits"))
 
-export const grantMonthlyCreditsJob: JobHandler<JobQueue | Ledger | WorkspaceStore> = {
-  kind: GRANT_MONTHLY_CREDITS,
-  lane: "media",
+export const grantMonthlyCreditsJob = handle(GrantMonthlyCredits, {
   run: () =>
     Effect.gen(function*() {
       yield* queueMonthlyGrant(nextMonthStart(yield* Clock.currentTimeMillis))
       yield* grantMonthlyCredits
       return Done
     }),
-  onDead: (job, error) =>
+  onDead: (_, error, job) =>
     Effect.logError(
       `monthly credits were not granted to every workspace (${error}); grants made stand, and credits:grant can add the rest`
     ).pipe(Effect.annotateLogs({ jobId: job.id }))
-}
+})

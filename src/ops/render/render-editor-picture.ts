@@ -2,27 +2,19 @@
 // without captions, at half size (the page scales it to the player; the captions are drawn over it at
 // the video's own size). Free: it is the editor's, not an export. Asked for when the editor first opens
 // the video; a failure is recorded for the page to show.
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import { BUILT_IN_TEMPLATES } from "../../../domain/captions.ts"
 import type { EditorPicture, GeneratedProject } from "../../../domain/generated-project.ts"
-import type { Animator } from "../../../domain/ports/animator.ts"
-import type { BlobStore } from "../../../domain/ports/blob-store.ts"
-import type { FileStore } from "../../../domain/ports/file-store.ts"
-import { type Job, JobQueue } from "../../../domain/ports/job-queue.ts"
 import { TimelineRenderer } from "../../../domain/ports/timeline-renderer.ts"
-import type { UploadStore } from "../../../domain/ports/upload-store.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { editRefusal, type VideoRecord } from "../../../domain/video.ts"
-import { Done, type JobHandler } from "../../kernel/job-runner.ts"
-import { EDITOR_PICTURE, editorPictureJobKey } from "../../kernel/job-kinds.ts"
-import type { ServiceConfig } from "../../kernel/service-config.ts"
+import { Done, enqueue, handle } from "../../kernel/job.ts"
+import { editorPictureJobKey, MakeEditorPicture } from "../../kernel/job-catalogue.ts"
 import { withScratchDir } from "../media/scratch.ts"
 import { storeFile } from "../media/store-file.ts"
 import { fileLink } from "../videos/present-video.ts"
 import { generatedTimeline } from "./generated-timeline.ts"
-
-const Payload = Schema.Struct({ videoId: Schema.String })
 
 /** Half the size, kept even for the encoder. */
 const half = (pixels: number | null): number | null => (pixels === null ? null : Math.max(2, Math.round(pixels / 4) * 2))
@@ -56,15 +48,10 @@ export const editorPictureOf = (video: VideoRecord) =>
 
 /** Queues the picture's job once per video; later calls find it queued, running or done. */
 export const requestEditorPicture = (video: VideoRecord) =>
-  Effect.flatMap(JobQueue, (queue) =>
-    queue.enqueue({
-      lane: "media",
-      kind: EDITOR_PICTURE,
-      payload: { videoId: video.id },
-      runAt: 0,
-      dedupeKey: editorPictureJobKey(video.id),
-      workspaceId: video.workspaceId
-    })).pipe(Effect.asVoid, Effect.withSpan("requestEditorPicture", { attributes: { videoId: video.id } }))
+  enqueue(MakeEditorPicture, { videoId: video.id }, { runAt: 0, dedupeKey: editorPictureJobKey(video.id), workspaceId: video.workspaceId }).pipe(
+    Effect.asVoid,
+    Effect.withSpan("requestEditorPicture", { attributes: { videoId: video.id } })
+  )
 
 const record = (videoId: string, project: GeneratedProject, picture: EditorPicture) =>
   Effect.flatMap(VideoStore, (videos) => videos.saveProject(videoId, { ...project, editorPicture: picture }))
@@ -100,20 +87,7 @@ const renderEditorPicture = (videoId: string) =>
       Effect.catchTag("WorkFailed", (failure) => recordFailure(videoId, failure.message))
     ))
 
-export const renderEditorPictureJob: JobHandler<
-  Animator | BlobStore | FileStore | TimelineRenderer | UploadStore | VideoStore | WorkspaceStore | ServiceConfig
-> = {
-  kind: EDITOR_PICTURE,
-  lane: "media",
-  run: (job: Job) =>
-    Schema.decodeUnknown(Payload)(job.payload).pipe(
-      Effect.orDie,
-      Effect.flatMap(({ videoId }) => renderEditorPicture(videoId)),
-      Effect.as(Done)
-    ),
-  onDead: (job, error) =>
-    Schema.decodeUnknown(Payload)(job.payload).pipe(
-      Effect.flatMap(({ videoId }) => recordFailure(videoId, `The preview picture could not be made (${error.slice(0, 200)}).`)),
-      Effect.orDie
-    )
-}
+export const renderEditorPictureJob = handle(MakeEditorPicture, {
+  run: ({ videoId }) => Effect.as(renderEditorPicture(videoId), Done),
+  onDead: ({ videoId }, error) => recordFailure(videoId, `The preview picture could not be made (${error.slice(0, 200)}).`)
+})

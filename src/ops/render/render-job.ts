@@ -1,33 +1,22 @@
 // The export: charge, lay out the captions in the template's style with the editor's edits, encode (burned into a caption
 // video's source, or a generated video's timeline) in one pass, store the mp4 and its thumbnail. The charge is
 // in credits, or with BYOK in cash (charge-render); a failure refunds it (through the Failed transition).
-import { Duration, Effect, Fiber, Option, Schema } from "effect"
+import { Duration, Effect, Fiber, Option } from "effect"
 import { WorkFailed } from "../../../domain/errors.ts"
-import type { Animator } from "../../../domain/ports/animator.ts"
-import type { BlobStore } from "../../../domain/ports/blob-store.ts"
-import type { CashLedger } from "../../../domain/ports/cash-ledger.ts"
-import type { FileStore } from "../../../domain/ports/file-store.ts"
-import type { Job } from "../../../domain/ports/job-queue.ts"
-import type { Ledger } from "../../../domain/ports/ledger.ts"
 import { MediaEngine } from "../../../domain/ports/media-engine.ts"
-import type { TemplateStore } from "../../../domain/ports/template-store.ts"
 import { TimelineRenderer } from "../../../domain/ports/timeline-renderer.ts"
-import type { UploadStore } from "../../../domain/ports/upload-store.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { RenderOptions } from "../../../domain/rules.ts"
 import { type VideoRecord, workKey } from "../../../domain/video.ts"
-import { Done, type JobHandler } from "../../kernel/job-runner.ts"
-import { RENDER_VIDEO } from "../../kernel/job-kinds.ts"
-import type { ServiceConfig } from "../../kernel/service-config.ts"
-import { applyVideoEvent, failVideo, type VideoEventServices } from "../../kernel/video-events.ts"
+import { Done, handle } from "../../kernel/job.ts"
+import { RenderVideo } from "../../kernel/job-catalogue.ts"
+import { applyVideoEvent, failVideo } from "../../kernel/video-events.ts"
 import { localSource, withScratchDir } from "../media/scratch.ts"
 import { captionsToBurn } from "../videos/get-video-captions.ts"
 import { storeFile } from "../media/store-file.ts"
 import { chargeRender } from "./charge-render.ts"
 import { generatedTimeline } from "./generated-timeline.ts"
-
-const Payload = Schema.Struct({ videoId: Schema.String, workKey: Schema.String, options: RenderOptions })
 
 /** The job belongs to the work the video is doing now; a stale or repeated job does nothing. */
 const isCurrent = (video: VideoRecord, key: string): boolean =>
@@ -104,41 +93,12 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
       yield* applyVideoEvent(videoId, (at) => ({ _tag: "Rendered", videoFileId: mp4.id, thumbnailFileId: jpg.id, at }))
     }).pipe(Effect.scoped))
 
-export const renderJob: JobHandler<
-  | Animator
-  | BlobStore
-  | CashLedger
-  | FileStore
-  | Ledger
-  | MediaEngine
-  | TemplateStore
-  | TimelineRenderer
-  | UploadStore
-  | VideoStore
-  | WorkspaceStore
-  | VideoEventServices
-  | ServiceConfig
-> = {
-  kind: RENDER_VIDEO,
-  lane: "media",
-  run: (job: Job) =>
-    Schema.decodeUnknown(Payload)(job.payload).pipe(
-      Effect.orDie,
-      Effect.flatMap(({ videoId, workKey: key, options }) =>
-        renderVideo(videoId, key, options).pipe(Effect.catchTag("WorkFailed", (failure) => failVideo(videoId, failure)))
-      ),
-      Effect.as(Done)
-    ),
-  onDead: (job, error) =>
-    Schema.decodeUnknown(Payload)(job.payload).pipe(
-      Effect.flatMap(({ videoId }) =>
-        failVideo(
-          videoId,
-          new WorkFailed({
-            message: `Rendering stopped after repeated internal errors (${error.slice(0, 200)}). Its charge was refunded; call render again.`
-          })
-        )
-      ),
-      Effect.orDie
+export const renderJob = handle(RenderVideo, {
+  run: ({ videoId, workKey: key, options }) =>
+    renderVideo(videoId, key, options).pipe(Effect.catchTag("WorkFailed", (failure) => failVideo(videoId, failure)), Effect.as(Done)),
+  onDead: ({ videoId }, error) =>
+    failVideo(
+      videoId,
+      new WorkFailed({ message: `Rendering stopped after repeated internal errors (${error.slice(0, 200)}). Its charge was refunded; call render again.` })
     )
-}
+})

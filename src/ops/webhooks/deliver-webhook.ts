@@ -1,8 +1,7 @@
 // Delivers one stored event: one attempt per run, the next one scheduled by the domain's table,
 // measured from the end of the failed attempt. The attempt's timeout runs on Effect's clock. A
 // redelivery is a new series of attempts, numbered and scheduled as the first was.
-import { Clock, Duration, Effect, Option, Schema } from "effect"
-import type { Job } from "../../../domain/ports/job-queue.ts"
+import { Clock, Duration, Effect, Option } from "effect"
 import { Outbox } from "../../../domain/ports/outbox.ts"
 import { type DeliveryOutcome, WebhookTransport } from "../../../domain/ports/webhook-transport.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
@@ -14,12 +13,9 @@ import {
   redactUrl,
   webhookMessage
 } from "../../../domain/webhooks.ts"
-import { Done, type JobHandler, type JobOutcome } from "../../kernel/job-runner.ts"
-import { DELIVER_WEBHOOK } from "../../kernel/job-kinds.ts"
+import { Done, handle, type JobOutcome } from "../../kernel/job.ts"
+import { DeliverWebhook } from "../../kernel/job-catalogue.ts"
 import { signWebhook } from "../../kernel/webhook-signature.ts"
-
-/** Jobs queued before redelivery existed carry no series: they deliver the first. */
-const Payload = Schema.Struct({ eventId: Schema.String, series: Schema.optionalWith(Schema.Int, { default: () => 1 }) })
 
 const timedOut: DeliveryOutcome = { _tag: "Unreachable", error: `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` }
 
@@ -83,17 +79,7 @@ export const deliverWebhook = (
     return { _tag: "RetryAt", at: next, error: failure } as const
   }).pipe(Effect.withSpan("deliverWebhook", { attributes: { eventId, series } }))
 
-export const deliverWebhookJob: JobHandler<Outbox | WebhookTransport | WorkspaceStore> = {
-  kind: DELIVER_WEBHOOK,
-  lane: "webhooks",
-  run: (job: Job) =>
-    Schema.decodeUnknown(Payload)(job.payload).pipe(
-      Effect.orDie,
-      Effect.flatMap(({ eventId, series }) => deliverWebhook(eventId, series))
-    ),
-  onDead: (job) =>
-    Schema.decodeUnknown(Payload)(job.payload).pipe(
-      Effect.flatMap(({ eventId }) => Effect.flatMap(Outbox, (o) => o.setState(eventId, "dropped"))),
-      Effect.orDie
-    )
-}
+export const deliverWebhookJob = handle(DeliverWebhook, {
+  run: ({ eventId, series }) => deliverWebhook(eventId, series),
+  onDead: ({ eventId }) => Effect.flatMap(Outbox, (o) => o.setState(eventId, "dropped"))
+})

@@ -2,12 +2,12 @@
 // automatic window is over, as a new series of attempts on the usual schedule.
 import { Clock, Effect, Option, Schema } from "effect"
 import { Conflict, NotFound } from "../../../domain/errors.ts"
-import { JobQueue } from "../../../domain/ports/job-queue.ts"
 import { Outbox } from "../../../domain/ports/outbox.ts"
 import { Transactor } from "../../../domain/ports/transactor.ts"
 import { VideoId } from "../../../domain/video.ts"
 import { latestSeries, redeliverableAt } from "../../../domain/webhooks.ts"
-import { DELIVER_WEBHOOK, deliveryJobKey } from "../../kernel/job-kinds.ts"
+import { enqueue } from "../../kernel/job.ts"
+import { DeliverWebhook, deliveryJobKey } from "../../kernel/job-catalogue.ts"
 import { operation } from "../../kernel/operation.ts"
 import { findVideo } from "../videos/find-video.ts"
 import { presentDelivery, WebhookDelivery, WebhookEventId } from "./webhook-delivery.ts"
@@ -53,13 +53,7 @@ export const redeliverWebhookEvent = operation({
         }
         const series = latestSeries(attempts) + 1
         yield* outbox.setState(eventId, "pending")
-        yield* (yield* JobQueue).enqueue({
-          lane: "webhooks",
-          kind: DELIVER_WEBHOOK,
-          payload: { eventId, series },
-          runAt: now,
-          dedupeKey: deliveryJobKey(eventId, series)
-        })
+        yield* enqueue(DeliverWebhook, { eventId, series }, { runAt: now, dedupeKey: deliveryJobKey(eventId, series) })
         return { event: { ...event, state: "pending" as const }, attempts }
       }))
       yield* Effect.logInfo("webhook event redelivered").pipe(Effect.annotateLogs({ videoId: video.id, eventId }))
