@@ -1,4 +1,5 @@
-// Lint rules that keep the architecture honest: Schema only from `effect`, and a pure domain.
+// Lint rules that keep the architecture honest: Schema only from `effect`, a pure domain, and a kernel
+// that no capability's use case reaches into.
 import tseslint from "typescript-eslint"
 
 const forbidSchemaPackage = {
@@ -46,6 +47,21 @@ export default tseslint.config(
             message: "domain/ knows no media tools: put them behind a port."
           },
           { group: ["../src/*", "../adapters/*", "../../src/*", "../../adapters/*"], message: "domain/ depends on nothing outside it." }
+        ]
+      }]
+    }
+  },
+  {
+    files: ["src/kernel/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", {
+        paths: [forbidSchemaPackage],
+        patterns: [
+          { group: ["@effect/schema", "@effect/schema/*"], message: forbidSchemaPackage.message },
+          {
+            group: ["../ops/*", "../../src/ops/*", "../catalogue.ts", "../worker.ts", "../../adapters/*"],
+            message: "src/kernel/ serves every capability and imports none: move what it needs into the kernel or domain/."
+          }
         ]
       }]
     }

@@ -50,5 +50,12 @@ export const removalWipeCredits = (sourceSeconds: number): number =>
 
 export const speechCredits = (audioSeconds: number): number => perMinute(audioSeconds, SPEECH_CREDITS_PER_MINUTE)
 
+/** The speech price as the operations' descriptions state it, from the rate above. */
+export const speechPriceText = (of: "narration" | "audio" | "speech"): string =>
+  `${SPEECH_CREDITS_PER_MINUTE} credits per minute of ${of} (counted per started second, rounded up to a whole credit)`
+
+/** The BYOK render price as the descriptions state it: `$0.10 per minute of output`. */
+export const BYOK_RENDER_PRICE_TEXT = `$${(BYOK_RENDER_CENTS_PER_MINUTE / 100).toFixed(2)} per minute of output`
+
 /** A script is read at about 2.5 words a second: what a speech will cost, before it is spoken. */
 export const estimatedSpeechSeconds = (words: number): number => words / 2.5

@@ -157,6 +157,12 @@ export const hasReachedStep = (video: Pick<VideoRecord, "step">, step: Step): bo
 /** The key of one piece of work; charges, refunds and events of that work share it. */
 export const workKey = (video: Pick<VideoRecord, "id" | "work">): string => `${video.id}:${video.work}`
 
+/** What a piece of work is charged for, each item once. */
+export type WorkItem = "captions" | "speech" | "render"
+
+/** The ledger key of one item's charge for a piece of work, in whichever ledger pays it; its refund adds `:refund`. */
+export const workChargeKey = (key: string, item: WorkItem): string => `${key}:${item}`
+
 const isExporting = (v: VideoRecord): boolean => v.export?.status === "rendering"
 
 /** Whether a piece of work is under way: generation, or an export of a finished video. */

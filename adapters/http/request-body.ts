@@ -4,7 +4,7 @@
 // own readers buffer a chunked body without limit and hand forms to a parser that can throw inside a
 // stream callback or wait forever for a closing boundary, so each route reads through `guardRequest`.
 import { HttpServerRequest, Multipart, UrlParams } from "@effect/platform"
-import { Data, Effect, Stream } from "effect"
+import { Data, Effect, Inspectable, Stream } from "effect"
 import * as MP from "multipasta"
 import { createWriteStream, type WriteStream } from "node:fs"
 import { mkdtemp, rm } from "node:fs/promises"
@@ -176,8 +176,17 @@ interface FilePart {
   readonly closed: Promise<void>
 }
 
-const persistedFile = (file: FilePart): Multipart.PersistedFile =>
-  ({ [Multipart.TypeId]: Multipart.TypeId, _tag: "PersistedFile", key: file.key, name: file.name, contentType: file.contentType, path: file.path }) as unknown as Multipart.PersistedFile
+/** A file of the form as the platform's schemas (`Multipart.SingleFileSchema`) recognise one. */
+class PersistedFile extends Inspectable.Class implements Multipart.PersistedFile {
+  readonly [Multipart.TypeId]: Multipart.TypeId = Multipart.TypeId
+  readonly _tag = "PersistedFile"
+  constructor(readonly key: string, readonly name: string, readonly contentType: string, readonly path: string) {
+    super()
+  }
+  toJSON(): unknown {
+    return { _tag: this._tag, key: this.key, name: this.name, contentType: this.contentType, path: this.path }
+  }
+}
 
 /**
  * A multipart form with its files written to a temporary folder that lives as long as the request.
@@ -263,7 +272,7 @@ const readForm = (source: IncomingMessage, limits: RequestLimitSettings) =>
     for (const file of files) {
       if (file.key === "") continue
       const previous = persisted[file.key]
-      persisted[file.key] = [...(Array.isArray(previous) ? previous as Array<Multipart.PersistedFile> : []), persistedFile(file)]
+      persisted[file.key] = [...(Array.isArray(previous) ? previous as Array<Multipart.PersistedFile> : []), new PersistedFile(file.key, file.name, file.contentType, file.path)]
     }
     return persisted as Multipart.Persisted
   })

@@ -2,6 +2,14 @@
 import { describe, expect, it } from "vitest"
 import { OpenApi } from "@effect/platform"
 import { ReelwrightApi } from "../../adapters/http/api.ts"
+import {
+  BYOK_RENDER_CENTS_PER_MINUTE,
+  CAPTION_CREDITS_PER_MINUTE,
+  REMOVAL_ANALYSIS_CREDITS_PER_MINUTE,
+  REMOVAL_WIPE_CREDITS_PER_MINUTE,
+  RENDER_CREDITS_PER_MINUTE,
+  SPEECH_CREDITS_PER_MINUTE
+} from "../../domain/pricing.ts"
 
 type Json = { readonly [key: string]: any }
 
@@ -43,5 +51,24 @@ describe("OpenAPI document", () => {
       ])
     )
     expect(missing).toEqual([])
+  })
+})
+
+describe("prices in the document", () => {
+  it("are the rates of domain/pricing.ts, wherever a description states one", () => {
+    const rates = new Set([
+      SPEECH_CREDITS_PER_MINUTE,
+      CAPTION_CREDITS_PER_MINUTE,
+      REMOVAL_ANALYSIS_CREDITS_PER_MINUTE,
+      REMOVAL_WIPE_CREDITS_PER_MINUTE,
+      ...Object.values(RENDER_CREDITS_PER_MINUTE)
+    ])
+    const text = JSON.stringify(spec)
+    const stated = [...text.matchAll(/(\d+) credits per (?:started )?minute/g)].map((m) => Number(m[1]))
+    expect(stated.length).toBeGreaterThan(3)
+    for (const amount of stated) expect(rates).toContain(amount)
+    const dollars = [...text.matchAll(/\$(\d+\.\d\d) per minute/g)].map((m) => m[1])
+    expect(dollars.length).toBeGreaterThan(0)
+    for (const amount of dollars) expect(Number(amount) * 100).toBe(BYOK_RENDER_CENTS_PER_MINUTE)
   })
 })

@@ -20,6 +20,13 @@ describe("architecture lint rules", () => {
     expect(await problems("domain/example.ts", code)).toEqual(expect.arrayContaining([expect.stringContaining("no-restricted-imports")]))
   })
 
+  it.each([
+    ["a capability's use case", "import { x as y } from \"../ops/credits/charge-work.ts\"\nexport const x = y\n"],
+    ["an adapter", "import { x as y } from \"../../adapters/http/api.ts\"\nexport const x = y\n"]
+  ])("forbids src/kernel/ from importing %s", async (_, code) => {
+    expect(await problems("src/kernel/example.ts", code)).toEqual(expect.arrayContaining([expect.stringContaining("src/kernel/ serves every capability")]))
+  })
+
   it("forbids @effect/schema everywhere", async () => {
     const code = "import { Schema } from \"@effect/schema\"\nexport const x = Schema\n"
     expect(await problems("src/example.ts", code)).toEqual([expect.stringContaining("Schema comes from `effect`")])

@@ -8,6 +8,7 @@ import { AspectRatio } from "../../../domain/generated-project.ts"
 import { operation } from "../../kernel/operation.ts"
 import { CreatedVideo } from "../caption-video/create-caption-video.ts"
 import { ScriptVideoFields, type ScriptVideoRequest, startGeneratedVideo } from "../generated-video/start-generated-video.ts"
+import { speechPriceText } from "../../../domain/pricing.ts"
 
 /** V2 draws in this style: the server's default look. */
 export const DEFAULT_ART_STYLE_ID = ART_STYLES[0]!.id
@@ -31,7 +32,7 @@ const startAiVideo = (request: ScriptVideoRequest & { readonly aspectRatio?: Asp
 
 const PIPELINE =
   "The script is spoken (word times from the speech engine), cut into scenes at sentence ends, one picture is drawn per scene, " +
-  "and captions follow the words. Costs 3 credits per minute of narration (counted per started second, rounded up to a whole credit); rendering is charged as usual. " +
+  `and captions follow the words. Costs ${speechPriceText("narration")}; rendering is charged as usual. ` +
   "Returns at once with status `processing`; poll GET /v1/videos/{id} or pass `webhookUrl`."
 
 export const createAiVideo = operation({

@@ -4,7 +4,7 @@ import { NotFound } from "../../../domain/errors.ts"
 import { CaptionRemovalStore } from "../../../domain/ports/caption-removal-store.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
-import { presentCaptionRemoval } from "./present-caption-removal.ts"
+import { presentCaptionRemoval } from "../../kernel/present-caption-removal.ts"
 
 export const getCaptionRemoval = operation({
   name: "getCaptionRemoval",

@@ -3,14 +3,10 @@ import { WorkFailed } from "../../../domain/errors.ts"
 import { Ledger } from "../../../domain/ports/ledger.ts"
 import { Transactor } from "../../../domain/ports/transactor.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
-import { isWorking, type VideoRecord, workKey } from "../../../domain/video.ts"
+import { isWorking, type VideoRecord, workChargeKey, type WorkItem, workKey } from "../../../domain/video.ts"
 import { nowIso } from "../../kernel/now.ts"
 import { newId } from "../../kernel/secrets.ts"
 
-export type WorkItem = "captions" | "speech" | "render"
-
-/** The ledger key of one item's charge for a piece of work, in whichever ledger pays it; its refund adds `:refund`. */
-export const workChargeKey = (key: string, item: WorkItem): string => `${key}:${item}`
 
 /**
  * Posts the charge for one item of the video's current piece of work, once: the ledger key makes a

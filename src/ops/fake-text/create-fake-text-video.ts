@@ -7,7 +7,7 @@ import { CHAT_THEMES } from "../../../domain/chat-themes.ts"
 import { type Conversation, ConversationFields, conversationProblem, ownerOf } from "../../../domain/conversation.ts"
 import { InvalidInput } from "../../../domain/errors.ts"
 import { AspectRatio, type ChatVisuals } from "../../../domain/generated-project.ts"
-import { SPEECH_CREDITS_PER_MINUTE } from "../../../domain/pricing.ts"
+import { speechPriceText } from "../../../domain/pricing.ts"
 import { operation } from "../../kernel/operation.ts"
 import { CreatedVideo } from "../caption-video/create-caption-video.ts"
 import { requireUpload } from "../files/require-upload.ts"
@@ -65,7 +65,7 @@ export const createFakeTextVideo = operation({
     "each message pops in with the app's animation and its send or receive sound, its sender's voice reads it, and the list " +
     "scrolls as it fills. The video lasts as long as that takes. `background` shows the chat floating over a colour, an " +
     "upload or built-in gameplay; with `splitScreen` the chat fills the top half and the background the bottom half. " +
-    `Costs ${SPEECH_CREDITS_PER_MINUTE} credits per minute of speech (counted per started second, rounded up to a whole credit); ` +
+    `Costs ${speechPriceText("speech")}; ` +
     "rendering is charged as usual. Returns at once with status `processing`.",
   path: Schema.Struct({}),
   payload: Schema.Struct({

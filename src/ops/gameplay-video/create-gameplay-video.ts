@@ -8,6 +8,7 @@ import { requireUpload } from "../files/require-upload.ts"
 import { operation } from "../../kernel/operation.ts"
 import { CreatedVideo } from "../caption-video/create-caption-video.ts"
 import { ScriptVideoFields, startGeneratedVideo } from "../generated-video/start-generated-video.ts"
+import { speechPriceText } from "../../../domain/pricing.ts"
 
 const DEFAULT_GAME: GameKind = "runner"
 
@@ -20,7 +21,7 @@ export const createGameplayVideo = operation({
     "Narrates a script over gameplay footage, 1080x1920, with big centred captions. `footage` is a built-in game " +
     `(${GAMES.map((g) => `\`${g.id}\`: ${g.name.toLowerCase()}`).join(", ")}; default \`${DEFAULT_GAME}\`), played for as long as the narration, ` +
     "or the key of an uploaded video or gif (POST /v1/files), looped. `splitScreen.fileKey` shows an uploaded picture or clip in the top half. " +
-    "Costs 3 credits per minute of narration (counted per started second, rounded up to a whole credit); rendering is charged as usual. Returns at once with status `processing`.",
+    `Costs ${speechPriceText("narration")}; rendering is charged as usual. Returns at once with status \`processing\`.`,
   path: Schema.Struct({}),
   payload: Schema.Struct({
     ...ScriptVideoFields,

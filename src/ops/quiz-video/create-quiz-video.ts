@@ -4,7 +4,7 @@
 import { Effect, Schema } from "effect"
 import { InvalidInput } from "../../../domain/errors.ts"
 import { AspectRatio, type QuizVisuals } from "../../../domain/generated-project.ts"
-import { SPEECH_CREDITS_PER_MINUTE } from "../../../domain/pricing.ts"
+import { speechPriceText } from "../../../domain/pricing.ts"
 import { DEFAULT_COUNTDOWN_SECONDS, DEFAULT_INTRO, DEFAULT_OUTRO, QuizFields, quizProblem } from "../../../domain/quiz.ts"
 import { operation } from "../../kernel/operation.ts"
 import { CreatedVideo } from "../caption-video/create-caption-video.ts"
@@ -19,7 +19,7 @@ export const createQuizVideo = operation({
     "appear one by one (A, B, C...), a countdown runs with a ticking sound, the right answer is revealed (highlight and " +
     "chime) and its `explanation`, when given, is read; then an outro card. The video lasts as long as that takes. Themes: " +
     "`classic`, `midnight`, `candy`; `background` replaces the theme's with a colour, an upload or built-in gameplay. " +
-    `Costs ${SPEECH_CREDITS_PER_MINUTE} credits per minute of speech (counted per started second, rounded up to a whole credit); ` +
+    `Costs ${speechPriceText("speech")}; ` +
     "rendering is charged as usual. Returns at once with status `processing`.",
   path: Schema.Struct({}),
   payload: Schema.Struct({

@@ -8,10 +8,10 @@ import { Ledger } from "../../../domain/ports/ledger.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { byokRenderMicrodollars, renderCredits } from "../../../domain/pricing.ts"
 import type { FrameRate } from "../../../domain/rules.ts"
-import { type VideoRecord, workKey } from "../../../domain/video.ts"
+import { type VideoRecord, workChargeKey, workKey } from "../../../domain/video.ts"
 import { nowIso } from "../../kernel/now.ts"
 import { newId } from "../../kernel/secrets.ts"
-import { chargeWork, postCharge, whileWorking, workChargeKey } from "../credits/charge-work.ts"
+import { chargeWork, postCharge, whileWorking } from "../credits/charge-work.ts"
 
 const renderChargeKey = (video: VideoRecord): string => workChargeKey(workKey(video), "render")
 

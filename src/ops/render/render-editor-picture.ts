@@ -13,7 +13,7 @@ import { Done, enqueue, handle } from "../../kernel/job.ts"
 import { editorPictureJobKey, MakeEditorPicture } from "../../kernel/job-catalogue.ts"
 import { withScratchDir } from "../media/scratch.ts"
 import { storeFile } from "../media/store-file.ts"
-import { fileLink } from "../videos/present-video.ts"
+import { fileLink } from "../../kernel/present-video.ts"
 import { generatedTimeline } from "./generated-timeline.ts"
 
 /** Half the size, kept even for the encoder. */

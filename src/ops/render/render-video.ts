@@ -10,9 +10,10 @@ import { transition, Video, VideoId } from "../../../domain/video.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
 import { applyVideoEvent } from "../../kernel/video-events.ts"
-import { presentVideo } from "../videos/present-video.ts"
+import { presentVideo } from "../../kernel/present-video.ts"
 import { postRenderCharge } from "./charge-render.ts"
 import { requireSourcesKept } from "./require-sources-kept.ts"
+import { BYOK_RENDER_PRICE_TEXT } from "../../../domain/pricing.ts"
 
 /** Starts an export: in the API (it sends its event) or in the editor (it sends none). */
 export const requestExport = (
@@ -58,7 +59,7 @@ export const renderVideoOperation = operation({
   name: "renderVideo",
   summary: "Export the mp4 of a video",
   description:
-    "Exports the mp4 of a video whose captions are timed (completed, or failed after its captions were timed). Takes the render fields; `webhookUrl` replaces the stored one for this and later events (deliveries already pending keep theirs). The status stays terminal while the export runs; progress shows in `export`. Re-rendering (another format or fps) is a new charge and a new event; the previous videoUrl stays until the new mp4 lands. 409 while an export runs, or when a file the video was made from expired under the plan's file retention (the error says `source expired`; nothing is charged); 402 when credits are short, or with BYOK when the cash balance is short (a BYOK render costs $0.10 per minute of output from the cash balance, at any frame rate, and no credits); 403 when the plan cannot render.",
+    `Exports the mp4 of a video whose captions are timed (completed, or failed after its captions were timed). Takes the render fields; \`webhookUrl\` replaces the stored one for this and later events (deliveries already pending keep theirs). The status stays terminal while the export runs; progress shows in \`export\`. Re-rendering (another format or fps) is a new charge and a new event; the previous videoUrl stays until the new mp4 lands. 409 while an export runs, or when a file the video was made from expired under the plan's file retention (the error says \`source expired\`; nothing is charged); 402 when credits are short, or with BYOK when the cash balance is short (a BYOK render costs ${BYOK_RENDER_PRICE_TEXT} from the cash balance, at any frame rate, and no credits); 403 when the plan cannot render.`,
   path: Schema.Struct({ id: VideoId }),
   payload: Schema.Struct({
     format: Schema.optional(RenderFormat),

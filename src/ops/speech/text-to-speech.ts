@@ -6,7 +6,7 @@ import { TimedWord } from "../../../domain/captions.ts"
 import { InsufficientCredits, InvalidInput, Unavailable } from "../../../domain/errors.ts"
 import { Ledger } from "../../../domain/ports/ledger.ts"
 import { MediaEngine } from "../../../domain/ports/media-engine.ts"
-import { estimatedSpeechSeconds, speechCredits } from "../../../domain/pricing.ts"
+import { estimatedSpeechSeconds, speechCredits, speechPriceText } from "../../../domain/pricing.ts"
 import { Script, WebhookUrl } from "../../../domain/rules.ts"
 import { MIN_SPOKEN_SECONDS, scriptWords } from "../../../domain/spoken-words.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
@@ -25,7 +25,7 @@ export const SpeechObject = Schema.Struct({
   duration: Schema.Number.annotations({ description: "Length of the audio in seconds." }),
   size: Schema.Int.annotations({ description: "Size of the MP3 in bytes." }),
   voiceId: Schema.String.annotations({ description: "The voice that spoke." }),
-  credits: Schema.Int.annotations({ description: "Credits charged: 3 per minute of audio, counted per started second and rounded up to a whole credit." }),
+  credits: Schema.Int.annotations({ description: `Credits charged: ${speechPriceText("audio")}.` }),
   words: Schema.Array(TimedWord).annotations({ description: "Every word of the script with its time in the audio." })
 }).annotations({ identifier: "Speech", description: "A script read aloud." })
 
@@ -41,7 +41,7 @@ export const textToSpeech = operation({
   summary: "Text to speech",
   description:
     "Reads a script aloud and answers with the stored MP3 at once (synchronous: no webhook event is sent, so `webhookUrl` is only validated), " +
-    "with every word's time in the audio. Costs 3 credits per minute of audio (counted per started second, rounded up to a whole credit). " +
+    `with every word's time in the audio. Costs ${speechPriceText("audio")}. ` +
     "A script the voice can say nothing of (only emoji or punctuation, or another language) is refused with 400; a speech engine that fails answers 503. Neither is charged.",
   path: Schema.Struct({}),
   payload: Schema.Struct({

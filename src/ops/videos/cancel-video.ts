@@ -9,7 +9,7 @@ import { transition, Video, VideoId } from "../../../domain/video.ts"
 import { operation } from "../../kernel/operation.ts"
 import { applyVideoEvent } from "../../kernel/video-events.ts"
 import { findVideo } from "./find-video.ts"
-import { presentVideo } from "./present-video.ts"
+import { presentVideo } from "../../kernel/present-video.ts"
 
 export const cancelVideo = operation({
   name: "cancelVideo",

@@ -12,7 +12,7 @@ import { recordFileIds, transition, Video, VideoId } from "../../../domain/video
 import { operation } from "../../kernel/operation.ts"
 import { applyVideoEvent } from "../../kernel/video-events.ts"
 import { findVideo } from "./find-video.ts"
-import { presentVideo } from "./present-video.ts"
+import { presentVideo } from "../../kernel/present-video.ts"
 
 export const deleteVideoMedia = operation({
   name: "deleteVideoMedia",

@@ -4,7 +4,7 @@ import { Status, Video } from "../../../domain/video.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
 import { ListEnvelope, PageParams } from "./list-envelope.ts"
-import { presentVideo } from "./present-video.ts"
+import { presentVideo } from "../../kernel/present-video.ts"
 
 export const listVideos = operation({
   name: "listVideos",

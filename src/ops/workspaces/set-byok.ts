@@ -4,13 +4,14 @@ import { ProviderKeyStore } from "../../../domain/ports/provider-key-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { Provider } from "../../../domain/provider-key.ts"
 import { operation } from "../../kernel/operation.ts"
+import { BYOK_RENDER_PRICE_TEXT } from "../../../domain/pricing.ts"
 
 export const setByok = operation({
   name: "setByok",
   summary: "Switch BYOK on or off (admin)",
   description:
-    "With BYOK on, the workspace renders on any plan, each render is charged from its cash balance ($0.10 per minute of " +
-    "output) instead of credits, and media providers for which it stored a key are called with that key. Switching on " +
+    `With BYOK on, the workspace renders on any plan, each render is charged from its cash balance (${BYOK_RENDER_PRICE_TEXT}) ` +
+    "instead of credits, and media providers for which it stored a key are called with that key. Switching on " +
     "needs at least one stored provider key (409 otherwise); switching off always works.",
   path: Schema.Struct({ workspaceId: Schema.String.annotations({ description: "The workspace to switch." }) }),
   payload: Schema.Struct({

@@ -1,8 +1,8 @@
 import { Effect, Option } from "effect"
-import { type CaptionRemovalObject, type CaptionRemovalRecord, presentRemoval } from "../../../domain/caption-removal.ts"
-import { FileStore } from "../../../domain/ports/file-store.ts"
-import { fileUrl } from "../../kernel/links.ts"
-import { ServiceConfig } from "../../kernel/service-config.ts"
+import { type CaptionRemovalObject, type CaptionRemovalRecord, presentRemoval } from "../../domain/caption-removal.ts"
+import { FileStore } from "../../domain/ports/file-store.ts"
+import { fileUrl } from "./links.ts"
+import { ServiceConfig } from "./service-config.ts"
 
 /** The public caption removal object, identical for GET, the tool and webhook bodies: with the cleaned mp4's link while it is kept. */
 export const presentCaptionRemoval = (

@@ -1,8 +1,8 @@
 import { Effect, Option } from "effect"
-import { FileStore } from "../../../domain/ports/file-store.ts"
-import { toPublic, type Video, type VideoRecord } from "../../../domain/video.ts"
-import { editorUrl, fileUrl } from "../../kernel/links.ts"
-import { ServiceConfig } from "../../kernel/service-config.ts"
+import { FileStore } from "../../domain/ports/file-store.ts"
+import { toPublic, type Video, type VideoRecord } from "../../domain/video.ts"
+import { editorUrl, fileUrl } from "./links.ts"
+import { ServiceConfig } from "./service-config.ts"
 
 /** A stored file's public link; null when there is no file, or it was deleted or expired. */
 export const fileLink = (id: string | null): Effect.Effect<string | null, never, FileStore | ServiceConfig> =>
