@@ -1,6 +1,6 @@
 // Every operation the service offers. HTTP routes, MCP tools and CLI verbs are derived from this list.
 import type { CurrentWorkspace } from "./kernel/current-workspace.ts"
-import type { Operation } from "./kernel/operation.ts"
+import type { AnyOperation, Operation } from "./kernel/operation.ts"
 import { createCaptionTemplate } from "./ops/caption-templates/create-caption-template.ts"
 import { deleteCaptionTemplate } from "./ops/caption-templates/delete-caption-template.ts"
 import { listCaptionTemplates } from "./ops/caption-templates/list-caption-templates.ts"
@@ -90,7 +90,7 @@ export const catalogue = [
   setByok,
   createUser,
   addMember
-] as const
+] as const satisfies ReadonlyArray<AnyOperation>
 
 export type CatalogueOperation = (typeof catalogue)[number]
 

@@ -14,7 +14,8 @@ export interface HttpSurface {
   readonly path: `/${string}`
 }
 
-export interface Operation<
+/** An operation but for the errors it declares: `operation()` checks those against `handle`. */
+export interface OperationBody<
   Name extends string,
   Path extends Schema.Struct.Fields,
   Payload extends Schema.Struct.Fields,
@@ -31,7 +32,6 @@ export interface Operation<
   /** The other input fields: a JSON body, or the query string for GET. */
   readonly payload: Schema.Struct<Payload>
   readonly output: Schema.Schema<Out, OutEncoded>
-  readonly errors: ReadonlyArray<E["_tag"]>
   readonly http: HttpSurface
   /**
    * Who may call it: a workspace's token, or the operator's admin token. Admin operations are never
@@ -49,14 +49,42 @@ export interface Operation<
   ) => Effect.Effect<Out, E, R | CurrentWorkspace>
 }
 
-export type AnyOperation = Operation<string, any, any, any, any, any, any>
-
-export const operation = <
-  const Name extends string,
+export interface Operation<
+  Name extends string,
   Path extends Schema.Struct.Fields,
   Payload extends Schema.Struct.Fields,
   Out,
   OutEncoded,
   E extends DomainError,
   R
->(op: Operation<Name, Path, Payload, Out, OutEncoded, E, R>): Operation<Name, Path, Payload, Out, OutEncoded, E, R> => op
+> extends OperationBody<Name, Path, Payload, Out, OutEncoded, E, R> {
+  /** The domain errors `handle` may fail with; each surface answers these (HTTP: api-error.ts). */
+  readonly errors: ReadonlyArray<E["_tag"]>
+}
+
+export type AnyOperation = Operation<string, any, any, any, any, any, any>
+
+/**
+ * What `operation()` gives back: the operation, or (when its `errors` leave out a tag its handler can fail
+ * with) a type no surface accepts, naming the missing tags. The surfaces answer only declared errors
+ * (HTTP would send an undeclared one as an empty 500), so the list must cover the handler's error channel.
+ * The check sits in the result rather than the argument: there it would stop `E` being inferred from `handle`.
+ */
+export type CheckedOperation<Op, E extends DomainError, Declared extends ReadonlyArray<ErrorTag>> =
+  [Exclude<E["_tag"], Declared[number]>] extends [never] ? Op : { readonly undeclaredErrors: Exclude<E["_tag"], Declared[number]> }
+
+export function operation<
+  const Name extends string,
+  Path extends Schema.Struct.Fields,
+  Payload extends Schema.Struct.Fields,
+  Out,
+  OutEncoded,
+  E extends DomainError,
+  R,
+  const Declared extends ReadonlyArray<ErrorTag>
+>(
+  op: OperationBody<Name, Path, Payload, Out, OutEncoded, E, R> & { readonly errors: Declared }
+): CheckedOperation<Operation<Name, Path, Payload, Out, OutEncoded, E, R>, E, Declared>
+export function operation(op: object): object {
+  return op
+}
