@@ -2,7 +2,7 @@
 // so a rule is written once and answers the same everywhere.
 import { Schema } from "effect"
 import { MAX_FRAME_RATE, pictureLimitText, pictureProblem } from "./picture-limits.ts"
-import { hasSpeakableText } from "./spoken-words.ts"
+import { hasOnlySpeakableWords, hasSpeakableText, MAX_WORD_CHARACTERS } from "./spoken-words.ts"
 
 export const MAX_WEBHOOK_URL_LENGTH = 1024
 export const MAX_SOURCE_BYTES = 500 * 1000 * 1000
@@ -135,5 +135,8 @@ export const Script = Schema.String.pipe(
   Schema.filter(hasSpeakableText, {
     message: () => "script has nothing a voice can speak: write it in words (emoji, symbols and punctuation alone are not read aloud)"
   }),
-  Schema.maxLength(MAX_SCRIPT_CHARACTERS, { message: () => `script must be at most ${MAX_SCRIPT_CHARACTERS} characters` })
+  Schema.maxLength(MAX_SCRIPT_CHARACTERS, { message: () => `script must be at most ${MAX_SCRIPT_CHARACTERS} characters` }),
+  Schema.filter(hasOnlySpeakableWords, {
+    message: () => `script has a word of over ${MAX_WORD_CHARACTERS} characters: put spaces between its words`
+  })
 ).annotations({ identifier: "Script", description: `The text to speak, at most ${MAX_SCRIPT_CHARACTERS} characters.` })

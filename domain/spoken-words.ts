@@ -90,6 +90,14 @@ export const fillWordTimes = (
 export const hasSpeakableText = (text: string): boolean => /[\p{L}\p{N}]/u.test(text)
 
 /**
+ * No language writes a word this long (German compounds stay under 60 letters); a voice given one
+ * spells it out for minutes, and festival runs out of memory on it.
+ */
+export const MAX_WORD_CHARACTERS = 64
+
+export const hasOnlySpeakableWords = (text: string): boolean => textWords(text).every((w) => w.text.length <= MAX_WORD_CHARACTERS)
+
+/**
  * Audio shorter than this is a voice that said nothing of its text (one in another language):
  * festival's empty utterance lasts 0.018 s, the shortest word about 0.3 s.
  */

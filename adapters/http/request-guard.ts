@@ -2,7 +2,7 @@
 // route does not take is refused before a byte is read; the body readers are swapped for guarded ones
 // (request-body.ts); and whatever still goes wrong comes back as a JSON answer (failure-answer.ts).
 import { type HttpApp, HttpServerRequest } from "@effect/platform"
-import { Effect } from "effect"
+import { type Cause, Effect } from "effect"
 import { answerFailure, pathOf } from "./failure-answer.ts"
 import { guardRequest } from "./request-body.ts"
 import { RequestLimits } from "./request-limits.ts"
@@ -14,6 +14,9 @@ const CLOSE = { connection: "close" }
 
 const hasBody = (request: HttpServerRequest.HttpServerRequest): boolean =>
   request.headers["transfer-encoding"] !== undefined || Number(request.headers["content-length"] ?? "0") !== 0
+
+const readsBody = (request: HttpServerRequest.HttpServerRequest): boolean =>
+  hasBody(request) || (request.method !== "GET" && request.method !== "HEAD")
 
 /** The refusal a request earns before anything of its body is read, if any. */
 const refusalBeforeBody = (request: HttpServerRequest.HttpServerRequest, limits: RequestLimits["Type"]): Refusal | undefined => {
@@ -46,11 +49,11 @@ export const guardRequests = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const limits = yield* RequestLimits
+    const answered = Effect.catchAllCause((cause: Cause.Cause<E>) => answerFailure(request, cause))
+    // A read without a body (what clients poll) has nothing to guard: it skips the body checks.
+    if (!readsBody(request)) return yield* answered(app)
     const early = refusalBeforeBody(request, limits)
     if (early !== undefined) return refusalResponse(pathOf(request.url), early)
-    return yield* app.pipe(
-      Effect.provideService(HttpServerRequest.HttpServerRequest, guardRequest(request, limits)),
-      Effect.catchAllCause((cause) => answerFailure(request, cause))
-    )
+    return yield* answered(Effect.provideService(app, HttpServerRequest.HttpServerRequest, guardRequest(request, limits)))
   }) as HttpApp.Default<never, R | RequestLimits>
 
