@@ -22,6 +22,8 @@ export class BodyRefused extends Data.TaggedError("BodyRefused")<{
 }> {}
 
 const malformed = (message: string) => new BodyRefused({ status: 400, code: "invalid_input", message: `body: ${message}`, field: "body" })
+const tooLarge = (message: string) => new BodyRefused({ status: 413, code: "payload_too_large", message, field: "body" })
+const tooSlow = (message: string) => new BodyRefused({ status: 408, code: "request_timeout", message: `body: ${message}`, field: "body" })
 
 /** JSON nested deeper than this is refused: no request needs it, and walking it costs stack. */
 export const MAX_JSON_DEPTH = 64
@@ -87,9 +89,7 @@ const pump = (
     const onData = (chunk: Buffer) => {
       bytes += chunk.length
       lastArrival = Date.now()
-      if (bytes > maxBytes) {
-        return settle(new BodyRefused({ status: 413, code: "payload_too_large", message: `The body is over the limit of ${maxBytes} bytes.`, field: "body" }))
-      }
+      if (bytes > maxBytes) return settle(tooLarge(`The body is over the limit of ${maxBytes} bytes.`))
       const refusal = sink.chunk(chunk)
       if (refusal !== undefined) settle(refusal)
     }
@@ -98,17 +98,10 @@ const pump = (
     const timer = setInterval(() => {
       const now = Date.now()
       const idle = limits.bodyIdleSeconds * 1000
-      if (now - lastArrival > idle) {
-        return settle(new BodyRefused({ status: 408, code: "request_timeout", message: `body: nothing arrived for ${limits.bodyIdleSeconds} s.`, field: "body" }))
-      }
+      if (now - lastArrival > idle) return settle(tooSlow(`nothing arrived for ${limits.bodyIdleSeconds} s.`))
       const elapsed = now - started
       if (elapsed > idle && bytes / (elapsed / 1000) < limits.bodyMinBytesPerSecond) {
-        settle(new BodyRefused({
-          status: 408,
-          code: "request_timeout",
-          message: `body: sent slower than ${limits.bodyMinBytesPerSecond} bytes a second.`,
-          field: "body"
-        }))
+        settle(tooSlow(`sent slower than ${limits.bodyMinBytesPerSecond} bytes a second.`))
       }
     }, CHECK_INTERVAL_MS)
     timer.unref()
@@ -155,16 +148,12 @@ const REASONS: Readonly<Record<MP.MultipartError["_tag"], string>> = {
   EndNotReached: "the form ended before its closing boundary"
 }
 
+/** The form's total size is capped by `pump`, so the parser reports parts and fields only. */
 const formRefusal = (error: MP.MultipartError, limits: RequestLimitSettings): BodyRefused => {
   if (error._tag !== "ReachedLimit") return malformed(REASONS[error._tag])
-  switch (error.limit) {
-    case "MaxParts":
-      return malformed(`the form has more than ${limits.formParts} parts`)
-    case "MaxFieldSize":
-      return new BodyRefused({ status: 413, code: "payload_too_large", message: "A text field of the form is over 1 MB.", field: "body" })
-    default:
-      return new BodyRefused({ status: 413, code: "payload_too_large", message: `The form is over the limit of ${limits.formBytes} bytes.`, field: "body" })
-  }
+  return error.limit === "MaxParts"
+    ? malformed(`the form has more than ${limits.formParts} parts`)
+    : tooLarge("A text field of the form is over 1 MB.")
 }
 
 interface FilePart {
@@ -205,7 +194,6 @@ const readForm = (source: IncomingMessage, limits: RequestLimitSettings) =>
     const parser = MP.make({
       headers: source.headers as Record<string, string>,
       maxParts: limits.formParts,
-      maxTotalSize: limits.formBytes,
       isFile: (info) => dispositionOf(info).filename !== undefined || MP.defaultIsFile(info),
       onField: (info, value) => {
         const { name } = dispositionOf(info)
@@ -264,10 +252,12 @@ const readForm = (source: IncomingMessage, limits: RequestLimitSettings) =>
         })
         : Effect.fail(refused()!)
     ))
+    // Every file is closed before the request's folder is removed, whatever the outcome.
     for (const file of files) file.out.end()
-    yield* Effect.promise(() => Promise.allSettled(files.map((f) => f.closed)))
+    const closed = yield* Effect.promise(() => Promise.allSettled(files.map((f) => f.closed)))
     if (outcome._tag === "Left") return yield* Effect.die(outcome.left)
-    yield* Effect.promise(() => Promise.all(files.map((f) => f.closed)))
+    const failedWrite = closed.find((c) => c.status === "rejected")
+    if (failedWrite !== undefined) return yield* Effect.die(failedWrite.reason)
     const persisted: Record<string, string | Array<string> | Array<Multipart.PersistedFile>> = { ...fields }
     for (const file of files) {
       if (file.key === "") continue

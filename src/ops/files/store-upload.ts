@@ -7,13 +7,13 @@ import { MAX_UPLOAD_BYTES, MOTION_OF, sniffMediaKind, SNIFF_BYTES } from "../../
 import { pictureProblem } from "../../../domain/picture-limits.ts"
 import { BlobStore } from "../../../domain/ports/blob-store.ts"
 import { FileStore } from "../../../domain/ports/file-store.ts"
-import { MediaEngine } from "../../../domain/ports/media-engine.ts"
 import { Transactor } from "../../../domain/ports/transactor.ts"
 import { type Upload, UploadStore } from "../../../domain/ports/upload-store.ts"
 import type { Workspace } from "../../../domain/ports/workspace-store.ts"
 import { open, stat } from "node:fs/promises"
 import { fileUrl } from "../../kernel/links.ts"
 import { ServiceConfig } from "../../kernel/service-config.ts"
+import { probeUpload } from "../media/require-source.ts"
 import { putFile } from "../media/store-file.ts"
 import { presentUpload } from "./file-object.ts"
 
@@ -43,9 +43,7 @@ export const storeUpload = (workspace: Workspace, local: { readonly path: string
     if (size > limit) {
       return yield* new InvalidInput({ field, message: `a ${sniffed.kind} may be at most ${megabytes(limit)}; this one is ${megabytes(size)}` })
     }
-    const facts = yield* (yield* MediaEngine).probe(local.path).pipe(
-      Effect.mapError((e) => new InvalidInput({ field, message: e.message }))
-    )
+    const facts = yield* probeUpload(local.path, field)
     if (!facts.hasVideo || facts.width === 0 || facts.height === 0) {
       return yield* new InvalidInput({ field, message: `the ${sniffed.kind} has no picture` })
     }
