@@ -59,7 +59,7 @@ export default tseslint.config(
         patterns: [
           { group: ["@effect/schema", "@effect/schema/*"], message: forbidSchemaPackage.message },
           {
-            group: ["../ops/*", "../../src/ops/*", "../catalogue.ts", "../worker.ts", "../../adapters/*"],
+            group: ["../ops/*", "../../src/ops/*", "../shared/*", "../catalogue.ts", "../worker.ts", "../../adapters/*"],
             message: "src/kernel/ serves every capability and imports none: move what it needs into the kernel or domain/."
           }
         ]

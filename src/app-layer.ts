@@ -24,7 +24,7 @@ import { SpeechEnginesLive } from "../adapters/speech/speech-engines-layer.ts"
 import { HttpsWebhookTransportLive } from "../adapters/webhooks/https-transport.ts"
 import type { BlobStore } from "../domain/ports/blob-store.ts"
 import { ServiceConfig, type ServiceConfigShape } from "./kernel/service-config.ts"
-import { ProviderKeysLive } from "./ops/provider-keys/provider-keys-live.ts"
+import { ProviderKeysLive } from "./ops/provider-keys/parts/provider-keys-live.ts"
 
 export interface AppSettings extends ServiceConfigShape {
   readonly dataDir: string

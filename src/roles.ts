@@ -9,8 +9,8 @@ import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "../adapters/http/to
 import { DEFAULT_REQUEST_LIMITS, type RequestLimitSettings } from "../adapters/http/request-limits.ts"
 import { randomToken, sha256Hex } from "./kernel/secrets.ts"
 import { clearAbandonedScratch } from "./kernel/scratch-space.ts"
-import { DEFAULT_FILE_SWEEP_INTERVAL_MS, scheduleFileSweeps } from "./ops/files/sweep-expired-files.ts"
-import { scheduleMonthlyGrants } from "./ops/plans/grant-monthly-credits.ts"
+import { DEFAULT_FILE_SWEEP_INTERVAL_MS, scheduleFileSweeps } from "./ops/files/sweep-expired-files.job.ts"
+import { scheduleMonthlyGrants } from "./ops/plans/grant-monthly-credits.job.ts"
 import { createWorkspaceNow } from "./ops/workspaces/create-workspace.ts"
 import { makeWorker } from "./worker.ts"
 

@@ -4,7 +4,7 @@ import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
 import { WorkspaceStore } from "../../domain/ports/workspace-store.ts"
 import { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
 import { sameSecret } from "../../src/kernel/secrets.ts"
-import { authenticate } from "../../src/ops/workspaces/authenticate.ts"
+import { authenticate } from "../../src/ops/workspaces/parts/authenticate.ts"
 import { ApiError, ApiErrors, toApiError } from "./api-error.ts"
 
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("http/Authentication", {

@@ -9,7 +9,7 @@ import { catalogue, type CatalogueServices } from "../../src/catalogue.ts"
 import { withIdempotency } from "../../src/kernel/idempotency.ts"
 import type { AnyOperation } from "../../src/kernel/operation.ts"
 import { type CaptionVideoRequest, createCaptionVideo, startCaptionVideo } from "../../src/ops/caption-video/create-caption-video.ts"
-import { storeUpload } from "../../src/ops/files/store-upload.ts"
+import { storeUpload } from "../../src/ops/files/parts/store-upload.ts"
 import {
   type CaptionRemovalRequest,
   createCaptionRemoval,

@@ -2,7 +2,7 @@
 import { Effect, Option } from "effect"
 import { MediaEngine } from "../../domain/ports/media-engine.ts"
 import type { SpeechEngines } from "../../domain/ports/speech-engine.ts"
-import { allVoices } from "../../src/ops/speech/voices.ts"
+import { allVoices } from "../../src/ops/speech/parts/voices.ts"
 import { previewRoute } from "./preview-route.ts"
 
 const sampleText = (name: string) => `Hi, I'm ${name}. I can read your script aloud, word for word.`

@@ -16,7 +16,7 @@ import {
   checkAuthorizationRequest,
   denyAuthorization
 } from "../../src/ops/oauth/authorization-request.ts"
-import { csrfMatches, csrfTokenFor, currentUser } from "../../src/ops/users/session.ts"
+import { csrfMatches, csrfTokenFor, currentUser } from "../../src/ops/users/parts/session.ts"
 import { consentPage } from "./consent-page.ts"
 import { type FormFields, formBody, queryFields } from "./form-fields.ts"
 import { messagePage, pageResponse } from "./page-layout.ts"

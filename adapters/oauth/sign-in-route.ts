@@ -4,7 +4,7 @@ import { HttpApiBuilder, HttpServerResponse, type HttpServerRequest } from "@eff
 import { Duration, Effect } from "effect"
 import type { UserStore } from "../../domain/ports/user-store.ts"
 import { ServiceConfig } from "../../src/kernel/service-config.ts"
-import { signIn } from "../../src/ops/users/sign-in.ts"
+import { signIn } from "../../src/ops/users/parts/sign-in.ts"
 import { clientAddress, ClientIpHeader } from "./client-address.ts"
 import { CONNECTIONS_PATH } from "./connections-page.ts"
 import { formBody } from "./form-fields.ts"

@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import { FileStore } from "../../domain/ports/file-store.ts"
 import { fileUrl } from "../../src/kernel/links.ts"
-import { storeFile } from "../../src/ops/media/store-file.ts"
+import { storeFile } from "../../src/shared/media/store-file.ts"
 import { startApp, type TestApp } from "../support/app.ts"
 import { call } from "../support/http-client.ts"
 

@@ -10,7 +10,7 @@ import { Outbox } from "../../domain/ports/outbox.ts"
 import { RETRY_WAITS_SECONDS } from "../../domain/webhooks.ts"
 import { ServiceConfig } from "../../src/kernel/service-config.ts"
 import { makeJobRunner } from "../../src/kernel/job-runner.ts"
-import { deliverWebhookJob } from "../../src/ops/webhooks/deliver-webhook.ts"
+import { deliverWebhookJob } from "../../src/ops/webhooks/deliver-webhook.job.ts"
 import { startHttpsReceiver } from "../support/https-receiver.ts"
 import { failedVideoEvent } from "../support/failed-video.ts"
 

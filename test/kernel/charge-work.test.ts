@@ -7,7 +7,7 @@ import { VideoStore } from "../../domain/ports/video-store.ts"
 import { newCaptionVideo } from "../../domain/video.ts"
 import { ServiceConfig } from "../../src/kernel/service-config.ts"
 import { applyVideoEvent } from "../../src/kernel/video-events.ts"
-import { chargeWork } from "../../src/ops/credits/charge-work.ts"
+import { chargeWork } from "../../src/shared/credits/charge-work.ts"
 
 const TestLayer = Layer.merge(MemoryStoresLive, ServiceConfig.layer({ baseUrl: "http://127.0.0.1:1", workDir: "/tmp" }))
 

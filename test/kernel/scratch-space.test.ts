@@ -13,7 +13,7 @@ import { Done } from "../../src/kernel/job.ts"
 import { makeJobRunner } from "../../src/kernel/job-runner.ts"
 import { clearAbandonedScratch } from "../../src/kernel/scratch-space.ts"
 import { ServiceConfig } from "../../src/kernel/service-config.ts"
-import { withScratchDir } from "../../src/ops/media/scratch.ts"
+import { withScratchDir } from "../../src/shared/media/scratch.ts"
 
 const workDir = join(tmpdir(), `reelwright-scratch-space-${process.pid}`)
 afterAll(() => rmSync(workDir, { recursive: true, force: true }))

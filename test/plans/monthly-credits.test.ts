@@ -13,7 +13,7 @@ import { Ledger } from "../../domain/ports/ledger.ts"
 import { WorkspaceStore } from "../../domain/ports/workspace-store.ts"
 import { makeJobRunner } from "../../src/kernel/job-runner.ts"
 import { ServiceConfig } from "../../src/kernel/service-config.ts"
-import { grantMonthlyCredits, grantMonthlyCreditsJob, scheduleMonthlyGrants } from "../../src/ops/plans/grant-monthly-credits.ts"
+import { grantMonthlyCredits, grantMonthlyCreditsJob, scheduleMonthlyGrants } from "../../src/ops/plans/grant-monthly-credits.job.ts"
 import { aWorkspace } from "../contract/fixtures.ts"
 import { PgTestStores, postgresSkipReason } from "../support/pg-test-db.ts"
 

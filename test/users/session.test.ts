@@ -3,8 +3,8 @@ import { expect, it } from "@effect/vitest"
 import { Duration, Effect, Option, TestClock } from "effect"
 import { SESSION_TTL } from "../../domain/oauth.ts"
 import { createUser } from "../../src/ops/users/create-user.ts"
-import { csrfMatches, csrfTokenFor, currentUser, signOut } from "../../src/ops/users/session.ts"
-import { signIn } from "../../src/ops/users/sign-in.ts"
+import { csrfMatches, csrfTokenFor, currentUser, signOut } from "../../src/ops/users/parts/session.ts"
+import { signIn } from "../../src/ops/users/parts/sign-in.ts"
 import { asAdmin, TestStores } from "../oauth/fixture.ts"
 
 const signedIn = Effect.gen(function*() {

@@ -4,8 +4,8 @@ import { Effect, Option } from "effect"
 import { UserStore } from "../../domain/ports/user-store.ts"
 import { sha256Hex } from "../../src/kernel/secrets.ts"
 import { createUser } from "../../src/ops/users/create-user.ts"
-import { currentUser } from "../../src/ops/users/session.ts"
-import { signIn } from "../../src/ops/users/sign-in.ts"
+import { currentUser } from "../../src/ops/users/parts/session.ts"
+import { signIn } from "../../src/ops/users/parts/sign-in.ts"
 import { asAdmin, aWorkspace, TestStores } from "../oauth/fixture.ts"
 
 it.effect("signs in with the right password and opens a session stored only as a hash", () =>

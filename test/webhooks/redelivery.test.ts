@@ -9,7 +9,7 @@ import { REDELIVERY_AFTER_MS, RETRY_WAITS_SECONDS } from "../../domain/webhooks.
 import { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
 import { makeJobRunner } from "../../src/kernel/job-runner.ts"
 import { ServiceConfig } from "../../src/kernel/service-config.ts"
-import { deliverWebhookJob } from "../../src/ops/webhooks/deliver-webhook.ts"
+import { deliverWebhookJob } from "../../src/ops/webhooks/deliver-webhook.job.ts"
 import { listVideoDeliveries } from "../../src/ops/webhooks/list-video-deliveries.ts"
 import { redeliverWebhookEvent } from "../../src/ops/webhooks/redeliver-webhook-event.ts"
 import { aWorkspace } from "../contract/fixtures.ts"

@@ -7,7 +7,7 @@ import { InvalidInput } from "../../../domain/errors.ts"
 import { AspectRatio } from "../../../domain/generated-project.ts"
 import { operation } from "../../kernel/operation.ts"
 import { CreatedVideo } from "../caption-video/create-caption-video.ts"
-import { ScriptVideoFields, type ScriptVideoRequest, startGeneratedVideo } from "../generated-video/start-generated-video.ts"
+import { ScriptVideoFields, type ScriptVideoRequest, startGeneratedVideo } from "../generated-video/parts/start-generated-video.ts"
 import { speechPriceText } from "../../../domain/pricing.ts"
 
 /** V2 draws in this style: the server's default look. */

@@ -2,7 +2,7 @@ import { Effect, Schema } from "effect"
 import { ART_STYLES, artStyleRecord, ArtStyleRecord } from "../../../domain/art-styles.ts"
 import { operation } from "../../kernel/operation.ts"
 import { ServiceConfig } from "../../kernel/service-config.ts"
-import { ListEnvelope } from "../videos/list-envelope.ts"
+import { ListEnvelope } from "../../shared/list-envelope.ts"
 
 export const artStylePreviewUrl = (baseUrl: string, id: string): string => `${baseUrl}/art-styles/${encodeURIComponent(id)}/preview.png`
 

@@ -16,8 +16,8 @@ import { RemoveCaptions, removalJobKey } from "../../kernel/job-catalogue.ts"
 import { postRemovalCharge } from "../../kernel/removal-events.ts"
 import { operation } from "../../kernel/operation.ts"
 import { newId } from "../../kernel/secrets.ts"
-import { requireSource } from "../media/require-source.ts"
-import { storeFile } from "../media/store-file.ts"
+import { requireSource } from "../../shared/media/require-source.ts"
+import { storeFile } from "../../shared/media/store-file.ts"
 
 export const CreatedCaptionRemoval = Schema.Struct({
   id: Schema.UUID.annotations({ description: "Identifier of the caption removal; GET /v1/caption-remover/{id} follows it." }),

@@ -5,8 +5,8 @@ import { TemplateStore } from "../../../domain/ports/template-store.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { nowIso } from "../../kernel/now.ts"
 import { operation } from "../../kernel/operation.ts"
-import { CaptionTemplateObject, present, StyleChanges, TemplateName } from "./caption-template-object.ts"
-import { findTemplate } from "./resolve-template.ts"
+import { CaptionTemplateObject, present, StyleChanges, TemplateName } from "./parts/caption-template-object.ts"
+import { findTemplate } from "./parts/resolve-template.ts"
 
 export const createCaptionTemplate = operation({
   name: "createCaptionTemplate",

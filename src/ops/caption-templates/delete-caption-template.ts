@@ -3,7 +3,7 @@ import { NotFound } from "../../../domain/errors.ts"
 import { TemplateStore } from "../../../domain/ports/template-store.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
-import { SavedTemplateId } from "./caption-template-object.ts"
+import { SavedTemplateId } from "./parts/caption-template-object.ts"
 
 export const deleteCaptionTemplate = operation({
   name: "deleteCaptionTemplate",

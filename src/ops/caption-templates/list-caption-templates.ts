@@ -3,8 +3,8 @@ import { BUILT_IN_TEMPLATES } from "../../../domain/captions.ts"
 import { TemplateStore } from "../../../domain/ports/template-store.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
-import { ListEnvelope } from "../videos/list-envelope.ts"
-import { CaptionTemplateObject, present } from "./caption-template-object.ts"
+import { ListEnvelope } from "../../shared/list-envelope.ts"
+import { CaptionTemplateObject, present } from "./parts/caption-template-object.ts"
 
 export const listCaptionTemplates = operation({
   name: "listCaptionTemplates",

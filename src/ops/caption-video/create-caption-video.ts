@@ -17,10 +17,10 @@ import { editorUrl } from "../../kernel/links.ts"
 import { operation } from "../../kernel/operation.ts"
 import { newId, randomToken } from "../../kernel/secrets.ts"
 import { ServiceConfig } from "../../kernel/service-config.ts"
-import { resolveTemplate } from "../caption-templates/resolve-template.ts"
-import { requireRenderAllowed } from "../render/require-render-allowed.ts"
-import { requireSource } from "../media/require-source.ts"
-import { storeFile } from "../media/store-file.ts"
+import { resolveTemplate } from "../caption-templates/parts/resolve-template.ts"
+import { requireRenderAllowed } from "../render/parts/require-render-allowed.ts"
+import { requireSource } from "../../shared/media/require-source.ts"
+import { storeFile } from "../../shared/media/store-file.ts"
 
 export const CaptionVideoFields = {
   templateId: Schema.optional(TemplateId),

@@ -18,9 +18,9 @@ import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { fileUrl } from "../../kernel/links.ts"
 import { operation } from "../../kernel/operation.ts"
 import { ServiceConfig } from "../../kernel/service-config.ts"
-import { withScratchDir } from "../media/scratch.ts"
-import { recordPaidFile } from "../credits/record-paid-file.ts"
-import { putFile } from "../media/store-file.ts"
+import { withScratchDir } from "../../shared/media/scratch.ts"
+import { recordPaidFile } from "../../shared/credits/record-paid-file.ts"
+import { putFile } from "../../shared/media/store-file.ts"
 import { writeFile } from "node:fs/promises"
 
 const WIDTH = 1080

@@ -10,10 +10,10 @@ import { AspectRatio, type ChatVisuals } from "../../../domain/generated-project
 import { speechPriceText } from "../../../domain/pricing.ts"
 import { operation } from "../../kernel/operation.ts"
 import { CreatedVideo } from "../caption-video/create-caption-video.ts"
-import { requireUpload } from "../files/require-upload.ts"
-import { BackdropField, resolveBackdrop } from "../generated-video/backdrop-field.ts"
-import { GeneratedVideoFields, startGeneratedVideo } from "../generated-video/start-generated-video.ts"
-import { allVoices } from "../speech/voices.ts"
+import { requireUpload } from "../files/parts/require-upload.ts"
+import { BackdropField, resolveBackdrop } from "../generated-video/parts/backdrop-field.ts"
+import { GeneratedVideoFields, startGeneratedVideo } from "../generated-video/parts/start-generated-video.ts"
+import { allVoices } from "../speech/parts/voices.ts"
 
 /**
  * Each participant's voice: the one they name (checked), else a different default voice for each,

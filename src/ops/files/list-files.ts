@@ -5,8 +5,8 @@ import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { fileUrl } from "../../kernel/links.ts"
 import { operation } from "../../kernel/operation.ts"
 import { ServiceConfig } from "../../kernel/service-config.ts"
-import { ListEnvelope, PageParams } from "../videos/list-envelope.ts"
-import { FileObject, presentUpload } from "./file-object.ts"
+import { ListEnvelope, PageParams } from "../../shared/list-envelope.ts"
+import { FileObject, presentUpload } from "./parts/file-object.ts"
 
 export const listFiles = operation({
   name: "listFiles",

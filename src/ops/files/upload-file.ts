@@ -8,9 +8,9 @@ import { SourceFetcher } from "../../../domain/ports/source-fetcher.ts"
 import { SourceUrl, WebhookUrl } from "../../../domain/rules.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
-import { withScratchDir } from "../media/scratch.ts"
-import { FileObject } from "./file-object.ts"
-import { storeUpload } from "./store-upload.ts"
+import { withScratchDir } from "../../shared/media/scratch.ts"
+import { FileObject } from "./parts/file-object.ts"
+import { storeUpload } from "./parts/store-upload.ts"
 
 const DOWNLOAD_TIMEOUT_MS = 10 * 60 * 1000
 

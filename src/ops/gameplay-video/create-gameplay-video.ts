@@ -4,10 +4,10 @@
 import { Effect, Schema } from "effect"
 import { GAMES, GameKind } from "../../../domain/gameplay.ts"
 import type { GameplayVisuals } from "../../../domain/generated-project.ts"
-import { requireUpload } from "../files/require-upload.ts"
+import { requireUpload } from "../files/parts/require-upload.ts"
 import { operation } from "../../kernel/operation.ts"
 import { CreatedVideo } from "../caption-video/create-caption-video.ts"
-import { ScriptVideoFields, startGeneratedVideo } from "../generated-video/start-generated-video.ts"
+import { ScriptVideoFields, startGeneratedVideo } from "../generated-video/parts/start-generated-video.ts"
 import { speechPriceText } from "../../../domain/pricing.ts"
 
 const DEFAULT_GAME: GameKind = "runner"

@@ -4,7 +4,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { OAuthStore } from "../../../domain/ports/oauth-store.ts"
 import type { Workspace, WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { OAUTH_PREFIX, sha256Hex } from "../../kernel/secrets.ts"
-import { authenticate } from "../workspaces/authenticate.ts"
+import { authenticate } from "../workspaces/parts/authenticate.ts"
 
 /** `missing`: no bearer at all (the client should start the OAuth flow); `invalid_token`: one that does not work. */
 export class McpUnauthenticated extends Schema.TaggedError<McpUnauthenticated>()("McpUnauthenticated", {

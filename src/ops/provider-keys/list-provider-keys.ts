@@ -2,7 +2,7 @@ import { Effect, Schema } from "effect"
 import { ProviderKeyStore } from "../../../domain/ports/provider-key-store.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
-import { presentProviderKey, ProviderKeyObject } from "./provider-key-object.ts"
+import { presentProviderKey, ProviderKeyObject } from "./parts/provider-key-object.ts"
 
 export const listProviderKeys = operation({
   name: "listProviderKeys",

@@ -5,7 +5,7 @@ import { lastFour, Provider, ProviderApiKey, providerKeyContext } from "../../..
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { nowIso } from "../../kernel/now.ts"
 import { operation } from "../../kernel/operation.ts"
-import { presentProviderKey, ProviderKeyObject } from "./provider-key-object.ts"
+import { presentProviderKey, ProviderKeyObject } from "./parts/provider-key-object.ts"
 
 export const putProviderKey = operation({
   name: "putProviderKey",

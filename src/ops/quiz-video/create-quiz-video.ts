@@ -8,8 +8,8 @@ import { speechPriceText } from "../../../domain/pricing.ts"
 import { DEFAULT_COUNTDOWN_SECONDS, DEFAULT_INTRO, DEFAULT_OUTRO, QuizFields, quizProblem } from "../../../domain/quiz.ts"
 import { operation } from "../../kernel/operation.ts"
 import { CreatedVideo } from "../caption-video/create-caption-video.ts"
-import { BackdropField, resolveBackdrop } from "../generated-video/backdrop-field.ts"
-import { GeneratedVideoFields, startGeneratedVideo } from "../generated-video/start-generated-video.ts"
+import { BackdropField, resolveBackdrop } from "../generated-video/parts/backdrop-field.ts"
+import { GeneratedVideoFields, startGeneratedVideo } from "../generated-video/parts/start-generated-video.ts"
 
 export const createQuizVideo = operation({
   name: "createQuizVideo",

@@ -11,8 +11,8 @@ import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
 import { applyVideoEvent } from "../../kernel/video-events.ts"
 import { presentVideo } from "../../kernel/present-video.ts"
-import { postRenderCharge } from "./charge-render.ts"
-import { requireSourcesKept } from "./require-sources-kept.ts"
+import { postRenderCharge } from "./parts/charge-render.ts"
+import { requireSourcesKept } from "./parts/require-sources-kept.ts"
 import { BYOK_RENDER_PRICE_TEXT } from "../../../domain/pricing.ts"
 
 /** Starts an export: in the API (it sends its event) or in the editor (it sends none). */

@@ -1,9 +1,9 @@
 import { Effect, Schema } from "effect"
 import { operation } from "../../kernel/operation.ts"
 import { ServiceConfig } from "../../kernel/service-config.ts"
-import { ListEnvelope } from "../videos/list-envelope.ts"
-import { VoiceObject } from "./voice-object.ts"
-import { allVoices, voicePreviewUrl } from "./voices.ts"
+import { ListEnvelope } from "../../shared/list-envelope.ts"
+import { VoiceObject } from "./parts/voice-object.ts"
+import { allVoices, voicePreviewUrl } from "./parts/voices.ts"
 
 export const listVoices = operation({
   name: "listVoices",

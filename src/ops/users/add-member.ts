@@ -4,7 +4,7 @@ import { UserStore } from "../../../domain/ports/user-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { nowIso } from "../../kernel/now.ts"
 import { operation } from "../../kernel/operation.ts"
-import { EmailAddress } from "./email-address.ts"
+import { EmailAddress } from "./parts/email-address.ts"
 
 const MemberRole = Schema.Literal("owner", "member")
 

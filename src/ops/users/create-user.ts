@@ -6,7 +6,7 @@ import { nowIso } from "../../kernel/now.ts"
 import { operation } from "../../kernel/operation.ts"
 import { hashPassword } from "../../kernel/password.ts"
 import { newId } from "../../kernel/secrets.ts"
-import { EmailAddress } from "./email-address.ts"
+import { EmailAddress } from "./parts/email-address.ts"
 
 export const createUser = operation({
   name: "createUser",

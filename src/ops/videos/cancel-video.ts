@@ -8,7 +8,7 @@ import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { transition, Video, VideoId } from "../../../domain/video.ts"
 import { operation } from "../../kernel/operation.ts"
 import { applyVideoEvent } from "../../kernel/video-events.ts"
-import { findVideo } from "./find-video.ts"
+import { findVideo } from "./parts/find-video.ts"
 import { presentVideo } from "../../kernel/present-video.ts"
 
 export const cancelVideo = operation({

@@ -19,7 +19,7 @@ import { editRefusal, VideoId } from "../../../domain/video.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { nowIso } from "../../kernel/now.ts"
 import { operation } from "../../kernel/operation.ts"
-import { requireTemplate } from "../caption-templates/resolve-template.ts"
+import { requireTemplate } from "../caption-templates/parts/resolve-template.ts"
 import { VideoCaptions, videoCaptions } from "./get-video-captions.ts"
 
 const MAX_WORDS = 50_000

@@ -6,8 +6,8 @@ import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { captionStyleFor } from "../../../domain/generated-project.ts"
 import { VideoId, type VideoRecord } from "../../../domain/video.ts"
 import { operation } from "../../kernel/operation.ts"
-import { templateForRender } from "../caption-templates/resolve-template.ts"
-import { findVideo } from "./find-video.ts"
+import { templateForRender } from "../caption-templates/parts/resolve-template.ts"
+import { findVideo } from "./parts/find-video.ts"
 
 export const VideoCaptions = Schema.Struct({
   videoId: VideoId,

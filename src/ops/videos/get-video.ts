@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { Video, VideoId } from "../../../domain/video.ts"
 import { operation } from "../../kernel/operation.ts"
-import { findVideo } from "./find-video.ts"
+import { findVideo } from "./parts/find-video.ts"
 import { presentVideo } from "../../kernel/present-video.ts"
 
 export const getVideo = operation({

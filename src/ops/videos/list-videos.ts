@@ -3,7 +3,7 @@ import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { Status, Video } from "../../../domain/video.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
-import { ListEnvelope, PageParams } from "./list-envelope.ts"
+import { ListEnvelope, PageParams } from "../../shared/list-envelope.ts"
 import { presentVideo } from "../../kernel/present-video.ts"
 
 export const listVideos = operation({

@@ -3,9 +3,9 @@ import { Effect, Schema } from "effect"
 import { Outbox } from "../../../domain/ports/outbox.ts"
 import { VideoId } from "../../../domain/video.ts"
 import { operation } from "../../kernel/operation.ts"
-import { findVideo } from "../videos/find-video.ts"
-import { ListEnvelope, PageParams } from "../videos/list-envelope.ts"
-import { presentDelivery, WebhookDelivery } from "./webhook-delivery.ts"
+import { findVideo } from "../videos/parts/find-video.ts"
+import { ListEnvelope, PageParams } from "../../shared/list-envelope.ts"
+import { presentDelivery, WebhookDelivery } from "./parts/webhook-delivery.ts"
 
 export const listVideoDeliveries = operation({
   name: "listVideoDeliveries",

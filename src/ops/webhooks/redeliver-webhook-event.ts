@@ -9,8 +9,8 @@ import { latestSeries, redeliverableAt } from "../../../domain/webhooks.ts"
 import { enqueue } from "../../kernel/job.ts"
 import { DeliverWebhook, deliveryJobKey } from "../../kernel/job-catalogue.ts"
 import { operation } from "../../kernel/operation.ts"
-import { findVideo } from "../videos/find-video.ts"
-import { presentDelivery, WebhookDelivery, WebhookEventId } from "./webhook-delivery.ts"
+import { findVideo } from "../videos/parts/find-video.ts"
+import { presentDelivery, WebhookDelivery, WebhookEventId } from "./parts/webhook-delivery.ts"
 
 export const redeliverWebhookEvent = operation({
   name: "redeliverWebhookEvent",

@@ -3,7 +3,7 @@ import { CashLedger } from "../../../domain/ports/cash-ledger.ts"
 import { Ledger } from "../../../domain/ports/ledger.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
-import { presentWorkspace, WorkspaceObject } from "./workspace-object.ts"
+import { presentWorkspace, WorkspaceObject } from "./parts/workspace-object.ts"
 
 export const getWorkspace = operation({
   name: "getWorkspace",

@@ -5,8 +5,8 @@ import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { nowIso } from "../../kernel/now.ts"
 import { operation } from "../../kernel/operation.ts"
 import { newId } from "../../kernel/secrets.ts"
-import { CreditLog, presentCreditLog } from "./credit-log-object.ts"
-import { MovementReference } from "./movement-reference.ts"
+import { CreditLog, presentCreditLog } from "./parts/credit-log-object.ts"
+import { MovementReference } from "./parts/movement-reference.ts"
 
 export const grantCredits = operation({
   name: "grantCredits",

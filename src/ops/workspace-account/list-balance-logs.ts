@@ -2,8 +2,8 @@ import { Effect, Schema } from "effect"
 import { CashLedger } from "../../../domain/ports/cash-ledger.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
-import { ListEnvelope, PageParams } from "../videos/list-envelope.ts"
-import { BalanceLog, presentBalanceLog } from "./balance-log-object.ts"
+import { ListEnvelope, PageParams } from "../../shared/list-envelope.ts"
+import { BalanceLog, presentBalanceLog } from "./parts/balance-log-object.ts"
 
 export const listBalanceLogs = operation({
   name: "listBalanceLogs",

@@ -2,8 +2,8 @@ import { Effect, Schema } from "effect"
 import { Ledger } from "../../../domain/ports/ledger.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
-import { ListEnvelope, PageParams } from "../videos/list-envelope.ts"
-import { CreditLog, presentCreditLog } from "./credit-log-object.ts"
+import { ListEnvelope, PageParams } from "../../shared/list-envelope.ts"
+import { CreditLog, presentCreditLog } from "./parts/credit-log-object.ts"
 
 export const listCreditLogs = operation({
   name: "listCreditLogs",

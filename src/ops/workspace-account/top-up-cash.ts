@@ -6,8 +6,8 @@ import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { nowIso } from "../../kernel/now.ts"
 import { operation } from "../../kernel/operation.ts"
 import { newId } from "../../kernel/secrets.ts"
-import { BalanceLog, presentBalanceLog } from "./balance-log-object.ts"
-import { MovementReference } from "./movement-reference.ts"
+import { BalanceLog, presentBalanceLog } from "./parts/balance-log-object.ts"
+import { MovementReference } from "./parts/movement-reference.ts"
 
 export const topUpCash = operation({
   name: "topUpCash",

@@ -1,0 +1,75 @@
+// The pipeline of a generated video up to an editable project: speak (the script, or a chat's messages
+// and a quiz's cards, each in its voice, mixed with their sounds), then make its pictures (scenes drawn
+// in an art style, or built-in gameplay footage), keeping it all in the project. A chat or a quiz is
+// animated at render time. Every step saves what it made, so a retried job after a crash picks up where it stopped.
+import { Effect, Option } from "effect"
+import { WorkFailed } from "../../../domain/errors.ts"
+import type { GameKind } from "../../../domain/gameplay.ts"
+import type { GeneratedProject } from "../../../domain/generated-project.ts"
+import { VideoStore } from "../../../domain/ports/video-store.ts"
+import type { VideoRecord } from "../../../domain/video.ts"
+import { Done, handle } from "../../kernel/job.ts"
+import { GenerateVideo } from "../../kernel/job-catalogue.ts"
+import { applyVideoEvent, failVideo } from "../../kernel/video-events.ts"
+import { step } from "../../kernel/pipeline-step.ts"
+import { withScratchDir } from "../../shared/media/scratch.ts"
+import { drawScenes, writeScenes } from "./parts/illustrate-scenes.ts"
+import { speakConversation } from "./parts/speak-conversation.ts"
+import { speakQuiz } from "./parts/speak-quiz.ts"
+import { makeFootage } from "./parts/make-footage.ts"
+import { narrate } from "./parts/narrate.ts"
+
+const speak = (video: VideoRecord, project: GeneratedProject, dir: string) => {
+  const { visuals } = project
+  switch (visuals._tag) {
+    case "Chat":
+      return speakConversation(video, project, visuals, dir)
+    case "Quiz":
+      return speakQuiz(video, project, visuals, dir)
+    default:
+      return narrate(video, project, dir)
+  }
+}
+
+/** The built-in game a video's footage or backdrop plays, if any. */
+const gameOf = (visuals: Exclude<GeneratedProject["visuals"], { readonly _tag: "Illustrated" }>): GameKind | null => {
+  const source = visuals._tag === "Gameplay" ? visuals.footage : visuals.backdrop
+  return source?._tag === "Game" ? source.game : null
+}
+
+export const generateVideo = (videoId: string) =>
+  withScratchDir(videoId, (dir) =>
+    Effect.gen(function*() {
+      const videos = yield* VideoStore
+      const initial = yield* videos.getById(videoId).pipe(Effect.map(Option.getOrThrow))
+      if (initial.status !== "processing" || initial.generated) return
+      const saved = yield* videos.getProject(videoId).pipe(Effect.map(Option.getOrThrow))
+      const project = saved.narrationFileId === null
+        ? yield* step(initial, "speaking", speak(initial, saved, dir))
+        : saved
+      const { visuals } = project
+      if (visuals._tag === "Illustrated") {
+        const written = visuals.scenes.length === 0
+          ? yield* step(initial, "writing_scenes", writeScenes(initial, project, visuals))
+          : visuals
+        yield* step(initial, "drawing", drawScenes(initial, project, written, dir))
+      } else {
+        const game = gameOf(visuals)
+        if (visuals.footageFileId === null && game !== null) {
+          yield* step(initial, "making_footage", Effect.gen(function*() {
+            const file = yield* makeFootage(initial, project.seed, game, dir)
+            yield* videos.saveProject(videoId, { ...project, visuals: { ...visuals, footageFileId: file.id } })
+          }))
+        }
+      }
+      // Captions are laid out from the saved words at render time, in the template chosen then.
+      yield* step(initial, "building_captions", Effect.void)
+      yield* applyVideoEvent(videoId, (at) => ({ _tag: "Generated", at }))
+    }))
+
+export const generateVideoJob = handle(GenerateVideo, {
+  run: ({ videoId }) =>
+    generateVideo(videoId).pipe(Effect.catchTag("WorkFailed", (failure) => failVideo(videoId, failure)), Effect.as(Done)),
+  onDead: ({ videoId }, error) =>
+    failVideo(videoId, new WorkFailed({ message: `Generating the video stopped after repeated internal errors (${error.slice(0, 200)}). Credits were refunded; create it again.` }))
+})

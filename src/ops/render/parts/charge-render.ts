@@ -1,0 +1,71 @@
+// Which balance pays a render, and its charge: credits by frame rate, or with BYOK cash at any frame rate.
+// Either way the charge has one key per piece of work, so the request's charge and the job's are one
+// charge, and a failure or cancel refunds it (video-events).
+import { Effect, Option } from "effect"
+import { WorkFailed } from "../../../../domain/errors.ts"
+import { CashLedger } from "../../../../domain/ports/cash-ledger.ts"
+import { Ledger } from "../../../../domain/ports/ledger.ts"
+import { WorkspaceStore } from "../../../../domain/ports/workspace-store.ts"
+import { byokRenderMicrodollars, renderCredits } from "../../../../domain/pricing.ts"
+import type { FrameRate } from "../../../../domain/rules.ts"
+import { type VideoRecord, workChargeKey, workKey } from "../../../../domain/video.ts"
+import { nowIso } from "../../../kernel/now.ts"
+import { newId } from "../../../kernel/secrets.ts"
+import { chargeWork, postCharge, whileWorking } from "../../../shared/credits/charge-work.ts"
+
+const renderChargeKey = (video: VideoRecord): string => workChargeKey(workKey(video), "render")
+
+/** Posts the render's charge on the cash balance, once per piece of work. Fails with InsufficientCash. */
+const postCashCharge = (video: VideoRecord) =>
+  Effect.gen(function*() {
+    return yield* (yield* CashLedger).post({
+      id: newId(),
+      workspaceId: video.workspaceId,
+      key: renderChargeKey(video),
+      kind: "render_charge",
+      amount: -byokRenderMicrodollars(video.durationSeconds ?? 0),
+      note: "render",
+      videoId: video.id,
+      at: yield* nowIso
+    })
+  })
+
+/**
+ * The request's charge, posted in the transaction that starts the export: in cash with BYOK (short:
+ * InsufficientCash), else in credits (short: InsufficientCredits).
+ */
+export const postRenderCharge = (byok: boolean, video: VideoRecord, frameRate: FrameRate) =>
+  byok ? postCashCharge(video) : postCharge(video, "render", renderCredits(video.durationSeconds ?? 0, frameRate))
+
+/**
+ * Whether the render is paid in cash: as its request paid it, else (a create that asked for `render`)
+ * as the workspace's BYOK switch stands when the job runs. A switch flipped between the request and the
+ * job so never adds a charge in the other ledger.
+ */
+const paysInCash = (video: VideoRecord) =>
+  Effect.gen(function*() {
+    const key = renderChargeKey(video)
+    if (Option.isSome(yield* (yield* CashLedger).entry(key))) return true
+    if ((yield* (yield* Ledger).entriesForWork(workKey(video))).some((entry) => entry.key === key)) return false
+    return Option.exists(yield* (yield* WorkspaceStore).get(video.workspaceId), (workspace) => workspace.byok)
+  })
+
+/** The job's charge: nothing more where the request paid; a short balance ends the work. */
+export const chargeRender = (video: VideoRecord, frameRate: FrameRate) =>
+  Effect.gen(function*() {
+    if (!(yield* paysInCash(video))) {
+      return yield* chargeWork(
+        video,
+        "render",
+        renderCredits(video.durationSeconds ?? 0, frameRate),
+        "The render was not charged; top up credits, then call the render operation again."
+      )
+    }
+    yield* whileWorking(video, postCashCharge(video)).pipe(
+      Effect.catchTag("InsufficientCash", (e) =>
+        new WorkFailed({
+          message: `Rendering with BYOK needs ${e.required} micro-dollars of cash; the workspace has ${e.balance}. ` +
+            "Top up the cash balance, then call the render operation again."
+        }))
+    )
+  }).pipe(Effect.withSpan("chargeRender", { attributes: { videoId: video.id, frameRate } }))

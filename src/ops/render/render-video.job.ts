@@ -1,0 +1,104 @@
+// The export: charge, lay out the captions in the template's style with the editor's edits, encode (burned into a caption
+// video's source, or a generated video's timeline) in one pass, store the mp4 and its thumbnail. The charge is
+// in credits, or with BYOK in cash (charge-render); a failure refunds it (through the Failed transition).
+import { Duration, Effect, Fiber, Option } from "effect"
+import { WorkFailed } from "../../../domain/errors.ts"
+import { MediaEngine } from "../../../domain/ports/media-engine.ts"
+import { TimelineRenderer } from "../../../domain/ports/timeline-renderer.ts"
+import { VideoStore } from "../../../domain/ports/video-store.ts"
+import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
+import { RenderOptions } from "../../../domain/rules.ts"
+import { type VideoRecord, workKey } from "../../../domain/video.ts"
+import { Done, handle } from "../../kernel/job.ts"
+import { RenderVideo } from "../../kernel/job-catalogue.ts"
+import { applyVideoEvent, failVideo } from "../../kernel/video-events.ts"
+import { localSource, withScratchDir } from "../../shared/media/scratch.ts"
+import { captionsToBurn } from "../videos/get-video-captions.ts"
+import { storeFile } from "../../shared/media/store-file.ts"
+import { chargeRender } from "./parts/charge-render.ts"
+import { generatedTimeline } from "./parts/generated-timeline.ts"
+
+/** The job belongs to the work the video is doing now; a stale or repeated job does nothing. */
+const isCurrent = (video: VideoRecord, key: string): boolean =>
+  workKey(video) === key &&
+  ((video.status === "processing" && video.generated) || video.export?.status === "rendering")
+
+const PROGRESS_EVERY = Duration.seconds(2)
+
+/** Records the encoder's progress in the export every few seconds, when it moved. */
+const reportExportProgress = (videoId: string, latest: () => number) =>
+  Effect.gen(function*() {
+    let recorded = 0
+    for (;;) {
+      yield* Effect.sleep(PROGRESS_EVERY)
+      const fraction = Math.floor(latest() * 100) / 100
+      if (fraction > recorded) {
+        recorded = fraction
+        yield* applyVideoEvent(videoId, (at) => ({ _tag: "ExportProgressed", fraction, at }))
+      }
+    }
+  })
+
+export const renderVideo = (videoId: string, key: string, options: RenderOptions) =>
+  withScratchDir(`${videoId}-render`, (dir) =>
+    Effect.gen(function*() {
+      const videos = yield* VideoStore
+      const video = yield* videos.getById(videoId).pipe(Effect.map(Option.getOrThrow))
+      if (!isCurrent(video, key)) return
+      const { durationSeconds, width, height } = video
+      if (durationSeconds === null || width === null || height === null) {
+        return yield* Effect.dieMessage(`video ${videoId} was generated without its source facts`)
+      }
+      yield* chargeRender(video, options.frameRate)
+      const { words, pages, style } = yield* captionsToBurn(video)
+      const media = yield* MediaEngine
+      const output = `${dir}/video.mp4`
+      const fraction = { latest: 0 }
+      const onProgress = (f: number) => {
+        fraction.latest = f
+      }
+      const reporter = video.export?.status === "rendering"
+        ? yield* Effect.forkScoped(reportExportProgress(videoId, () => fraction.latest))
+        : null
+      const encode = video.kind === "caption"
+        ? media.burnCaptions({
+          input: yield* localSource(video, dir),
+          output,
+          captions: { pages, style },
+          format: options.format,
+          frameRate: options.frameRate,
+          width,
+          height,
+          onProgress
+        })
+        : Effect.flatMap(
+          generatedTimeline({
+            video,
+            project: yield* videos.getProject(videoId).pipe(Effect.map(Option.getOrThrow)),
+            words,
+            captions: { pages, style },
+            options,
+            dir
+          }),
+          (timeline) => Effect.flatMap(TimelineRenderer, (renderer) => renderer.render({ timeline, output, workDir: `${dir}/timeline`, onProgress }))
+        )
+      yield* encode.pipe(Effect.timed, Effect.tap(([d]) => Effect.logInfo("render encoded").pipe(Effect.annotateLogs({ videoId, duration: d }))))
+      if (reporter !== null) yield* Fiber.interrupt(reporter)
+      const thumb = `${dir}/thumbnail.jpg`
+      yield* media.thumbnail(output, thumb, Math.min(1, durationSeconds / 2))
+      const workspace = yield* (yield* WorkspaceStore).get(video.workspaceId).pipe(Effect.map(Option.getOrThrow))
+      const stem = `${video.kind === "caption" ? "captions" : video.kind}${options.format === "greenscreen" ? "-greenscreen" : ""}`
+      const mp4 = yield* storeFile(workspace, { path: output, name: `${stem}-${options.frameRate}fps.mp4`, contentType: "video/mp4" })
+      const jpg = yield* storeFile(workspace, { path: thumb, name: "thumbnail.jpg", contentType: "image/jpeg" })
+      yield* applyVideoEvent(videoId, (at) => ({ _tag: "Rendered", videoFileId: mp4.id, thumbnailFileId: jpg.id, at }))
+    }).pipe(Effect.scoped))
+
+export const renderJob = handle(RenderVideo, {
+  run: ({ videoId, workKey: key, options }) =>
+    renderVideo(videoId, key, options).pipe(Effect.catchTag("WorkFailed", (failure) => failVideo(videoId, failure)), Effect.as(Done)),
+  onDead: ({ videoId }, error) =>
+    failVideo(
+      videoId,
+      new WorkFailed({ message: `Rendering stopped after repeated internal errors (${error.slice(0, 200)}). Its charge was refunded; call render again.` })
+    )
+})
