@@ -65,5 +65,16 @@ export default tseslint.config(
         ]
       }]
     }
+  },
+  {
+    // The surfaces and the kernel keep the types the catalogue declares: no `any`, no double cast.
+    files: ["adapters/http/**/*.ts", "adapters/mcp/**/*.ts", "src/kernel/**/*.ts", "src/cli*.ts"],
+    rules: {
+      "@typescript-eslint/no-explicit-any": "error",
+      "no-restricted-syntax": ["error", {
+        selector: "TSAsExpression[expression.type='TSAsExpression'][expression.typeAnnotation.type='TSUnknownKeyword']",
+        message: "No `as unknown as`: state the type where the value is made, or narrow it with a Schema or a guard."
+      }]
+    }
   }
 )

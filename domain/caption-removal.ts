@@ -2,7 +2,7 @@
 // function allowed to change its state.
 import { Either, Schema } from "effect"
 import { type PixelBox, type RemovalTarget, TextRegion } from "./text-regions.ts"
-import { IllegalTransition, type SourceFacts } from "./video.ts"
+import { type Emit, IllegalTransition, type SourceFacts } from "./video.ts"
 
 export const RemovalId = Schema.UUID.annotations({ description: "Identifier of the caption removal (UUID). Stable." })
 
@@ -83,6 +83,12 @@ export type RemovalEvent =
   }
   | { readonly _tag: "Failed"; readonly error: string; readonly refundedCredits: number; readonly at: string }
 
+/** The removal's charges and refunds share this work key in the ledger. */
+export const removalWorkKey = (removalId: string): string => `removal:${removalId}`
+
+/** What the caller must do after a transition, inside the same transaction: announce that the removal ended. */
+export type RemovalEffect = Emit<"caption_removal.completed" | "caption_removal.failed">
+
 export const isTerminal = (r: Pick<CaptionRemovalRecord, "status">): boolean => r.status !== "processing"
 
 /** Whether the removal has already started `step` (a resumed job skips recording it again). */
@@ -142,6 +148,21 @@ export const applyRemovalEvent = (r: CaptionRemovalRecord, e: RemovalEvent): Rem
     }
   }
 }
+
+/**
+ * The state machine with what must follow it: a removal that ends announces it, once, whichever way it
+ * ended (an ended removal takes no further event).
+ */
+export const removalTransition = (
+  r: CaptionRemovalRecord,
+  e: RemovalEvent
+): Either.Either<{ readonly record: CaptionRemovalRecord; readonly effects: ReadonlyArray<RemovalEffect> }, IllegalTransition> =>
+  Either.map(applyRemovalEvent(r, e), (record) => ({
+    record,
+    effects: isTerminal(record)
+      ? [{ _tag: "Emit", event: record.status === "completed" ? "caption_removal.completed" : "caption_removal.failed", dedupeKey: record.id }]
+      : []
+  }))
 
 /** A new caption removal, as the create operation records it. */
 export const newCaptionRemoval = (input: {

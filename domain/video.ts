@@ -103,6 +103,13 @@ export const WebhookEventName = Schema.Literal(
 )
 export type WebhookEventName = typeof WebhookEventName.Type
 
+/** The effect every kind of work shares: announce how a piece of work ended, once per dedupe key. */
+export interface Emit<Name extends WebhookEventName = WebhookEventName> {
+  readonly _tag: "Emit"
+  readonly event: Name
+  readonly dedupeKey: string
+}
+
 /** Facts learned from the source once probed. */
 export interface SourceFacts {
   readonly durationSeconds: number
@@ -136,7 +143,7 @@ export type VideoEvent =
 
 /** What the caller must do after a transition, inside the same transaction. */
 export type VideoEffect =
-  | { readonly _tag: "Emit"; readonly event: "video.completed" | "video.failed"; readonly dedupeKey: string }
+  | Emit<"video.completed" | "video.failed">
   | { readonly _tag: "RefundWork"; readonly workKey: string }
   | { readonly _tag: "StartRender"; readonly options: RenderOptions; readonly workKey: string }
   | { readonly _tag: "StopWork"; readonly workKey: string }

@@ -1,6 +1,7 @@
 // Every operation the service offers. HTTP routes, MCP tools and CLI verbs are derived from this list.
 import type { CurrentWorkspace } from "./kernel/current-workspace.ts"
-import type { AnyOperation, Operation } from "./kernel/operation.ts"
+import type { Effect } from "effect"
+import type { AnyOperation } from "./kernel/operation.ts"
 import { createCaptionTemplate } from "./ops/caption-templates/create-caption-template.ts"
 import { deleteCaptionTemplate } from "./ops/caption-templates/delete-caption-template.ts"
 import { listCaptionTemplates } from "./ops/caption-templates/list-caption-templates.ts"
@@ -45,7 +46,13 @@ import { listBalanceLogs } from "./ops/workspace-account/list-balance-logs.ts"
 import { listCreditLogs } from "./ops/workspace-account/list-credit-logs.ts"
 import { topUpCash } from "./ops/workspace-account/top-up-cash.ts"
 
-export const catalogue = [
+/** What the operations need from the adapters (the workspace itself comes from authentication). */
+export type CatalogueServices = Exclude<ServicesOf<(typeof workspaceOperations | typeof adminOperations)[number]>, CurrentWorkspace>
+
+type ServicesOf<Op> = Op extends { readonly handle: (input: never) => Effect.Effect<unknown, unknown, infer R> } ? R : never
+
+/** What a workspace token may call: the `v1` routes, the MCP tools and most CLI verbs. */
+export const workspaceOperations = [
   createCaptionVideo,
   createAiVideo,
   createAiVideoV3,
@@ -79,7 +86,11 @@ export const catalogue = [
   listProviderKeys,
   putProviderKey,
   deleteProviderKey,
-  getPricing,
+  getPricing
+] as const satisfies ReadonlyArray<AnyOperation>
+
+/** What only the operator's admin token may call (never MCP tools). */
+export const adminOperations = [
   createWorkspace,
   issueToken,
   revokeToken,
@@ -92,9 +103,6 @@ export const catalogue = [
   addMember
 ] as const satisfies ReadonlyArray<AnyOperation>
 
-export type CatalogueOperation = (typeof catalogue)[number]
+export type CatalogueOperation = (typeof workspaceOperations | typeof adminOperations)[number]
 
-type ServicesOf<Op> = Op extends Operation<any, any, any, any, any, any, infer R> ? R : never
-
-/** What the operations need from the adapters (the workspace itself comes from authentication). */
-export type CatalogueServices = Exclude<ServicesOf<CatalogueOperation>, CurrentWorkspace>
+export const catalogue: ReadonlyArray<AnyOperation<CatalogueServices | CurrentWorkspace>> = [...workspaceOperations, ...adminOperations]

@@ -1,146 +1,187 @@
 // The command line, derived from the operation catalogue: each operation with a CLI verb becomes a
-// command whose flags are its input fields. It calls a running service over HTTP: admin verbs with
-// ADMIN_TOKEN, the others with an API token (REELWRIGHT_TOKEN).
-import { Either, ParseResult, Schema } from "effect"
+// command (@effect/cli) whose options are its input fields, and calls a running service through the
+// client derived from the HTTP API (HttpApiClient): admin verbs with ADMIN_TOKEN, the others with an
+// API token (REELWRIGHT_TOKEN). Values are text, decoded by each field's own Schema (numbers in digits,
+// true/false, objects and lists as JSON), so a command is checked as its HTTP request is.
+import { Command, Options } from "@effect/cli"
+import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import { Console, Duration, Effect, Option, ParseResult, Schema, SchemaAST as AST } from "effect"
 import { openAsBlob } from "node:fs"
 import { basename } from "node:path"
+import { ApiError, errorBody } from "../adapters/http/api-error.ts"
+import { ReelwrightApi } from "../adapters/http/api.ts"
 import { catalogue } from "./catalogue.ts"
 import type { AnyOperation } from "./kernel/operation.ts"
+import { fieldsOf, textFields, textFormOf, textStruct } from "./kernel/text-input.ts"
+import { getCaptionRemoval } from "./ops/caption-removal/get-caption-removal.ts"
+import { getVideo } from "./ops/videos/get-video.ts"
+import packageJson from "../package.json" with { type: "json" }
 
-const operations = catalogue.filter((op) => op.cli !== null) as ReadonlyArray<AnyOperation>
 
-/** A command's line of the usage: what it does, and its fields. */
-const commandUsage = (op: (typeof operations)[number]): string => {
-  const fields = [...Object.keys(op.path.fields), ...Object.keys(op.payload.fields)].map((f) => `--${f}`).join(" ")
-  return `  ${op.cli!.padEnd(20)} ${op.summary}${fields ? `\n  ${"".padEnd(20)} ${fields}` : ""}`
+/** A request as the CLI sends it: its input decoded from the flags (the client encodes it again). */
+interface CliRequest {
+  readonly path?: Readonly<Record<string, unknown>>
+  readonly payload?: Readonly<Record<string, unknown>> | FormData
+  readonly headers?: { readonly "idempotency-key"?: string | undefined }
+  readonly withResponse?: false
 }
 
-const usage = (): string =>
-  [
-    "Usage: reelwright <command> [--field value ...] [--server BASE_URL]",
-    "",
-    "Environment: REELWRIGHT_URL (or --server; default http://localhost:8080), ADMIN_TOKEN (admin commands), REELWRIGHT_TOKEN (the others).",
-    "Values are parsed as JSON when they can be (numbers, objects), else taken as text.",
-    "",
-    "Commands:",
-    ...operations.map(commandUsage),
-    `  ${"caption".padEnd(20)} also takes --file PATH (upload instead of --url) and --wait (poll with a progress line)`
-  ].join("\n")
-
-const parseValue = (raw: string): unknown => {
-  try {
-    return JSON.parse(raw)
-  } catch {
-    return raw
-  }
+/** One endpoint of the derived client, called by the operation's name. */
+interface EndpointCaller {
+  call(request: CliRequest | void): Effect.Effect<unknown, unknown>
 }
 
-const parseFlags = (args: ReadonlyArray<string>): Record<string, unknown> => {
-  const flags: Record<string, unknown> = {}
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!
-    if (!arg.startsWith("--")) throw new Error(`Unexpected argument ${arg}: flags look like --name value.`)
-    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined]
-    const next = args[i + 1]
-    if (inline !== undefined) flags[name] = parseValue(inline)
-    else if (next === undefined || next.startsWith("--")) flags[name] = true
-    else {
-      flags[name] = parseValue(next)
-      i++
+/** Where the service is and who calls it: the operation's access picks the token. */
+const clientFor = (op: AnyOperation, server: Option.Option<string>) =>
+  Effect.gen(function*() {
+    const variable = op.access === "admin" ? "ADMIN_TOKEN" : "REELWRIGHT_TOKEN"
+    const token = process.env[variable]
+    if (token === undefined) {
+      return yield* Effect.fail(`Set ${variable} (${op.access === "admin" ? "printed by npm start" : "an API token"}).`)
     }
-  }
-  return flags
+    const baseUrl = Option.getOrElse(server, () => process.env.REELWRIGHT_URL ?? "http://localhost:8080").replace(/\/+$/, "")
+    const client = yield* HttpApiClient.make(ReelwrightApi, {
+      baseUrl,
+      transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(token))
+    })
+    const callers = new Map<string, EndpointCaller>(
+      [...Object.entries(client.v1), ...Object.entries(client.admin)].map(([name, call]) => [name, { call }])
+    )
+    return callers
+  })
+
+const fieldNames = (struct: AnyOperation["path"]) => fieldsOf(struct.ast).map((p) => String(p.name))
+
+/** The operation's input fields as flags: path first, then payload. */
+const inputFields = (op: AnyOperation) => [...textFields(op.path.ast), ...textFields(op.payload.ast)]
+
+/** Decodes the flags that belong to one part of the input (path or payload) from their text. */
+const decodePart = (struct: AnyOperation["path"], given: Readonly<Record<string, string>>, leaveOut: ReadonlyArray<string>) => {
+  const names = fieldNames(struct)
+  const part = Object.fromEntries(Object.entries(given).filter(([name]) => names.includes(name)))
+  return Schema.decodeUnknown(Schema.make<Readonly<Record<string, unknown>>, unknown>(textStruct(struct.ast, leaveOut)))(part, { errors: "all" })
 }
 
-/** Path and query values travel as text; the schemas decode them as the server will. */
-const asText = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value))
+const FORM_HINT = { text: "", number: " (a number)", boolean: " (true or false)", json: " (JSON)" } as const
 
-const request = async (
-  op: AnyOperation,
-  flags: Record<string, unknown>,
-  baseUrl: string
-): Promise<{ status: number; body: unknown }> => {
-  const pathFields = Object.keys(op.path.fields)
-  const payloadFields = Object.keys(op.payload.fields)
-  const input = Object.fromEntries(Object.entries(flags).filter(([k]) => pathFields.includes(k) || payloadFields.includes(k)))
-  const path = op.http.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(asText(flags[name] ?? "")))
-  const token = op.access === "admin" ? process.env.ADMIN_TOKEN : process.env.REELWRIGHT_TOKEN
-  if (token === undefined) {
-    throw new Error(`Set ${op.access === "admin" ? "ADMIN_TOKEN (printed by npm start)" : "REELWRIGHT_TOKEN (an API token)"}.`)
+/**
+ * A field's flag: text, decoded later by the field's Schema. A required field's flag is required, but for
+ * `url` where a `--file` can stand in for it.
+ */
+const optionOf = (op: AnyOperation) => (field: AST.PropertySignature): Options.Options<Option.Option<string>> => {
+  const description = Option.orElse(AST.getDescriptionAnnotation(field), () => AST.getDescriptionAnnotation(field.type))
+  const flag = Options.text(String(field.name)).pipe(
+    Options.withDescription(`${Option.getOrElse(description, () => "")}${FORM_HINT[textFormOf(field.type)]}`.trim())
+  )
+  return field.isOptional || (op.upload !== undefined && field.name === "url") ? Options.optional(flag) : Options.map(flag, Option.some)
+}
+
+/** Every wrong field by its path, with what is wrong with it. */
+const describeIssues = (error: ParseResult.ParseError): string =>
+  ParseResult.ArrayFormatter.formatErrorSync(error)
+    .filter((issue, _, all) => all.length === 1 || !issue.message.startsWith("Expected undefined,"))
+    .map((issue) => `--${issue.path.map(String).join(".") || "input"}: ${issue.message}`)
+    .join("\n")
+
+/** Reads what a create made until it is done, drawing one progress line on stderr. */
+const WAIT_FOR: Readonly<Record<string, AnyOperation>> = { CreatedVideo: getVideo, CreatedCaptionRemoval: getCaptionRemoval }
+
+const waitFor = (reader: AnyOperation, id: string, callers: ReadonlyMap<string, EndpointCaller>) =>
+  Effect.gen(function*() {
+    const started = Date.now()
+    for (;;) {
+      const record = yield* callers.get(reader.name)!.call({ path: { id } })
+      const encoded = yield* Schema.encodeUnknown(reader.output)(record)
+      const { status, step, export: exported } = encoded as { status?: string; step?: string; export?: { status?: string } }
+      const seconds = ((Date.now() - started) / 1000).toFixed(0)
+      yield* Effect.sync(() => process.stderr.write(`\r${id}  ${status ?? "?"}  step: ${(step ?? "-").padEnd(18)} ${seconds}s   `))
+      if (status !== "processing" && exported?.status !== "rendering") {
+        yield* Effect.sync(() => process.stderr.write("\n"))
+        return encoded
+      }
+      yield* Effect.sleep(Duration.seconds(1))
+    }
+  })
+
+const failureText = (error: unknown): string =>
+  error instanceof ApiError
+    ? JSON.stringify(errorBody(error), null, 2)
+    : typeof error === "string"
+    ? error
+    : ParseResult.isParseError(error)
+    ? describeIssues(error)
+    : error instanceof Error
+    ? error.message
+    : String(error)
+
+const commandOf = (op: AnyOperation) => {
+  const input = inputFields(op)
+  const reader = AST.getIdentifierAnnotation(op.output.ast).pipe(Option.flatMap((id) => Option.fromNullable(WAIT_FOR[id])))
+  const options = {
+    fields: input.length === 0
+      ? Options.none.pipe(Options.map((): Readonly<Record<string, Option.Option<string>>> => ({})))
+      : Options.all(Object.fromEntries(input.map((p) => [String(p.name), optionOf(op)(p)]))),
+    server: Options.text("server").pipe(Options.withDescription("The service's base URL (default REELWRIGHT_URL, else http://localhost:8080)."), Options.optional),
+    file: op.upload === undefined
+      ? Options.none.pipe(Options.map(() => Option.none<string>()))
+      : Options.file("file", { exists: "yes" }).pipe(Options.withDescription("A local file to upload in place of --url."), Options.optional),
+    wait: Option.isNone(reader)
+      ? Options.none.pipe(Options.map(() => false))
+      : Options.boolean("wait").pipe(Options.withDescription("Wait until the work is done, showing its step on stderr."))
   }
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` }
-  let url = `${baseUrl}${path}`
-  let body: FormData | string | undefined
-  if (typeof flags.file === "string" && op.cli === "caption") {
+  return Command.make(op.cli!, options, ({ fields, server, file, wait }) =>
+    Effect.gen(function*() {
+      const given = Object.fromEntries(Object.entries(fields).flatMap(([name, value]) => Option.isSome(value) ? [[name, value.value]] : []))
+      const leaveOut = Option.isSome(file) ? ["url"] : []
+      const path = yield* decodePart(op.path, given, leaveOut)
+      const payload = yield* decodePart(op.payload, given, leaveOut)
+      const callers = yield* clientFor(op, server)
+      const request: CliRequest = {
+        ...(fieldNames(op.path).length > 0 ? { path } : {}),
+        ...(Option.isSome(file) ? { payload: yield* formOf(file.value, given) } : fieldNames(op.payload).length > 0 ? { payload } : {}),
+        // The command is sent once, so it needs no Idempotency-Key.
+        ...(op.idempotent ? { headers: {} } : {})
+      }
+      const result = yield* callers.get(op.name)!.call(request)
+      const output = yield* Schema.encodeUnknown(op.output)(result)
+      const id = typeof output === "object" && output !== null && "id" in output ? output.id : undefined
+      const shown = wait && Option.isSome(reader) && typeof id === "string" ? yield* waitFor(reader.value, id, callers) : output
+      yield* Console.log(JSON.stringify(shown, null, 2))
+    }).pipe(
+      Effect.catchAll((error) =>
+        Effect.sync(() => {
+          process.stderr.write(`${failureText(error)}\n`)
+          process.exitCode = 1
+        })
+      )
+    )).pipe(Command.withDescription(`${op.summary}. ${op.description}`))
+}
+
+/** A multipart form: the file, and the other flags as the text they were given. */
+const formOf = (path: string, given: Readonly<Record<string, string>>) =>
+  Effect.promise(async () => {
     const form = new FormData()
-    form.set("file", await openAsBlob(flags.file), basename(flags.file))
-    for (const field of payloadFields.filter((f) => f !== "url" && input[f] !== undefined)) form.set(field, asText(input[field]))
-    body = form
-  } else if (op.http.method === "GET") {
-    const query = new URLSearchParams(payloadFields.filter((f) => input[f] !== undefined).map((f): [string, string] => [f, asText(input[f])]))
-    if (query.size > 0) url += `?${query}`
-  } else {
-    const payload = Object.fromEntries(payloadFields.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]))
-    const checked = Schema.decodeUnknownEither(op.payload as unknown as Schema.Schema<unknown>)(payload)
-    if (Either.isLeft(checked)) throw new Error(ParseResult.TreeFormatter.formatErrorSync(checked.left))
-    headers["content-type"] = "application/json"
-    body = JSON.stringify(payload)
-  }
-  const response = await fetch(url, { method: op.http.method, headers, ...(body === undefined ? {} : { body }) })
-  const text = await response.text()
-  return { status: response.status, body: text.length > 0 ? parseValue(text) : null }
-}
+    form.set("file", await openAsBlob(path), basename(path))
+    for (const [name, value] of Object.entries(given)) form.set(name, value)
+    return form
+  })
 
-/** Polls a video until it is terminal, drawing one progress line on stderr. */
-const waitFor = async (id: string, baseUrl: string): Promise<unknown> => {
-  const getVideo = operations.find((op) => op.cli === "get")!
-  const started = Date.now()
-  for (;;) {
-    const { body } = await request(getVideo, { id }, baseUrl)
-    const video = body as { status?: string; step?: string; export?: { status?: string } }
-    const seconds = ((Date.now() - started) / 1000).toFixed(0)
-    process.stderr.write(`\r${id}  ${video.status ?? "?"}  step: ${(video.step ?? "?").padEnd(18)} ${seconds}s   `)
-    const exporting = video.export?.status === "rendering"
-    if (video.status !== "processing" && !exporting) {
-      process.stderr.write("\n")
-      return body
-    }
-    await new Promise((r) => setTimeout(r, 1000))
-  }
-}
+const [first, ...rest] = catalogue.filter((op) => op.cli !== null).map(commandOf)
 
-const main = async (argv: ReadonlyArray<string>): Promise<number> => {
-  const [verb, ...rest] = argv
-  if (verb === undefined || verb === "help" || verb === "--help") {
-    process.stdout.write(usage() + "\n")
-    return verb === undefined ? 2 : 0
-  }
-  const op = operations.find((o) => o.cli === verb)
-  if (op === undefined) {
-    process.stderr.write(`Unknown command ${verb}.\n\n${usage()}\n`)
-    return 2
-  }
-  if (rest.includes("--help") || rest.includes("-h")) {
-    process.stdout.write(`Usage: reelwright ${verb} [--field value ...] [--server BASE_URL]\n\n${commandUsage(op)}\n`)
-    return 0
-  }
-  const { server, wait, ...flags } = parseFlags(rest)
-  const baseUrl = String(server ?? process.env.REELWRIGHT_URL ?? "http://localhost:8080").replace(/\/+$/, "")
-  const result = await request(op, flags, baseUrl)
-  if (result.status >= 400) {
-    process.stderr.write(`${JSON.stringify(result.body, null, 2)}\n`)
-    return 1
-  }
-  const id = (result.body as { id?: string } | null)?.id
-  const final = wait === true && id !== undefined ? await waitFor(id, baseUrl) : result.body
-  process.stdout.write(`${JSON.stringify(final, null, 2)}\n`)
-  return 0
-}
+const reelwright = Command.make("reelwright").pipe(
+  Command.withDescription("Calls a running Reelwright service. REELWRIGHT_URL (or --server) says where; ADMIN_TOKEN or REELWRIGHT_TOKEN who."),
+  Command.withSubcommands([first!, ...rest])
+)
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
-    process.exit(1)
-  }
+const cli = Command.run(reelwright, { name: "reelwright", version: packageJson.version })
+
+cli(process.argv).pipe(
+  Effect.provide(FetchHttpClient.layer),
+  Effect.provide(NodeContext.layer),
+  // @effect/cli has printed what is wrong with the command line (an unknown command or flag, a missing value).
+  Effect.catchAll(() => Effect.sync(() => {
+    process.exitCode = 2
+  })),
+  NodeRuntime.runMain({ disableErrorReporting: true })
 )

@@ -1,61 +1,14 @@
 // The HTTP contract, derived from the operation catalogue: one endpoint per operation, plus the
 // HTTP-only ways in (multipart uploads of a caption source or a file, captions as .srt/.vtt files).
 // Kept apart from its handlers so a typed client and the docs can import it alone.
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
-import { IntegerFromText } from "../../domain/integer-text.ts"
-import { RenderOptions, TemplateId, WebhookUrl } from "../../domain/rules.ts"
-import { PixelBox, RemovalTarget } from "../../domain/text-regions.ts"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, type HttpMethod, OpenApi } from "@effect/platform"
+import { type Context, Schema } from "effect"
 import { VideoId } from "../../domain/video.ts"
-import { catalogue } from "../../src/catalogue.ts"
-import type { AnyOperation } from "../../src/kernel/operation.ts"
-import { createCaptionVideo } from "../../src/ops/caption-video/create-caption-video.ts"
-import { createCaptionRemoval } from "../../src/ops/caption-removal/create-caption-removal.ts"
-import { uploadFile } from "../../src/ops/files/upload-file.ts"
-import { ApiErrors, STATUS_OF } from "./api-error.ts"
+import { adminOperations, workspaceOperations } from "../../src/catalogue.ts"
+import type { AnyOperation, Operation } from "../../src/kernel/operation.ts"
+import { type ApiError, ApiErrors, STATUS_OF } from "./api-error.ts"
 import { AdminAuthentication, Authentication } from "./authentication.ts"
-
-/** Multipart form of POST /v1/caption-videos: every field is text, `render` is a JSON string. */
-export const CaptionVideoUpload = HttpApiSchema.Multipart(
-  Schema.Struct({
-    file: Multipart.SingleFileSchema.annotations({ description: "The video. At most 500 MB and 2 hours." }),
-    templateId: Schema.optional(Schema.compose(IntegerFromText, TemplateId)),
-    render: Schema.optional(Schema.parseJson(RenderOptions)).annotations({
-      description: "The render fields as a JSON string, e.g. `{\"frameRate\":60}`; `{}` takes the defaults."
-    }),
-    webhookUrl: Schema.optional(WebhookUrl),
-    url: Schema.optional(Schema.String).annotations({ description: "Not allowed with `file`: send one of them." })
-  })
-).annotations({ identifier: "CaptionVideoUpload" })
-
-/** Multipart form of POST /v1/files. */
-export const FileUpload = HttpApiSchema.Multipart(
-  Schema.Struct({
-    file: Multipart.SingleFileSchema.annotations({ description: "The image, gif or video." }),
-    webhookUrl: Schema.optional(WebhookUrl),
-    url: Schema.optional(Schema.String).annotations({ description: "Not allowed with `file`: send one of them." })
-  })
-).annotations({ identifier: "FileUpload" })
-
-/** Multipart form of POST /v1/caption-remover: `region` is a JSON string. */
-export const CaptionRemovalUpload = HttpApiSchema.Multipart(
-  Schema.Struct({
-    file: Multipart.SingleFileSchema.annotations({ description: "The video. At most 500 MB and 2 hours." }),
-    target: Schema.optional(RemovalTarget),
-    region: Schema.optional(Schema.parseJson(PixelBox)).annotations({
-      description: "The rectangle to search as a JSON string, e.g. `{\"x\":0,\"y\":1400,\"width\":1080,\"height\":400}`."
-    }),
-    webhookUrl: Schema.optional(WebhookUrl),
-    url: Schema.optional(Schema.String).annotations({ description: "Not allowed with `file`: send one of them." })
-  })
-).annotations({ identifier: "CaptionRemovalUpload" })
-
-/** The operations HTTP also takes as a multipart upload, with the form each takes. */
-const UPLOAD_FORMS: Readonly<Record<string, Schema.Schema.Any>> = {
-  [createCaptionVideo.name]: CaptionVideoUpload,
-  [createCaptionRemoval.name]: CaptionRemovalUpload,
-  [uploadFile.name]: FileUpload
-}
+import { uploadForm, type UploadFormFields } from "./upload-form.ts"
 
 export const IdempotencyHeaders = Schema.Struct({
   "idempotency-key": Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))).annotations({
@@ -68,26 +21,77 @@ export const IdempotencyHeaders = Schema.Struct({
  * refused (400 naming it), as the OpenAPI document's `additionalProperties: false` says: a misspelt
  * optional field would otherwise be dropped without a word.
  */
-const httpPayload = (op: AnyOperation): Schema.Schema.Any => {
-  const form = UPLOAD_FORMS[op.name]
-  return (form === undefined ? op.payload : Schema.Union(form, op.payload)).annotations({
+const httpPayload = (op: AnyOperation): Schema.Schema.AnyNoContext => {
+  const form = uploadForm(op)
+  return (form === null ? op.payload : Schema.Union(form, op.payload)).annotations({
     parseOptions: { onExcessProperty: "error" }
   })
 }
 
-const endpointOf = (op: AnyOperation) => {
-  // The catalogue is heterogeneous; endpoint types are checked where handlers are bound by name.
-  let endpoint: any = HttpApiEndpoint.make(op.http.method)(op.name, op.http.path)
+type Fields<S> = S extends Schema.Struct<infer F> ? F : never
+
+/** The input fields of a struct as HTTP carries them: none at all is `never` (no path, no body). */
+type StructInput<S> = keyof Fields<S> extends never ? never : Schema.Schema.Type<S>
+
+/** The endpoint an operation becomes: what HttpApiClient and the handlers see of it. */
+export type EndpointOf<Op> = Op extends Operation<
+  infer Name,
+  infer _Path,
+  infer _Payload,
+  infer Out,
+  infer _OutEncoded,
+  infer _E,
+  infer _R,
+  infer Idempotent
+> ? HttpApiEndpoint.HttpApiEndpoint<
+    Name,
+    HttpMethod.HttpMethod,
+    StructInput<Op["path"]>,
+    never,
+    StructInput<Op["payload"]> | (Op extends { readonly upload: unknown } ? UploadFormFields : never),
+    Idempotent extends true ? Schema.Schema.Type<typeof IdempotencyHeaders> : never,
+    Out,
+    ApiError
+  >
+  : never
+
+/**
+ * The builder's steps that `endpointOf` takes, each giving back an endpoint of another type: what a loop
+ * can hold. `groupOf` states the type of the result from the operation (`EndpointOf`).
+ */
+interface EndpointSteps extends HttpApiEndpoint.HttpApiEndpoint.Any {
+  setPath(schema: AnyOperation["path"]): EndpointSteps
+  setPayload(schema: Schema.Schema.AnyNoContext): EndpointSteps
+  setHeaders(schema: typeof IdempotencyHeaders): EndpointSteps
+  addSuccess(schema: Schema.Schema.AnyNoContext): EndpointSteps
+  addError(schema: (typeof ApiErrors)[keyof typeof ApiErrors]): EndpointSteps
+  annotate<I, S>(tag: Context.Tag<I, S>, value: S): EndpointSteps
+}
+
+/** The endpoint of one operation, built step by step from what the operation declares. */
+const endpointOf = (op: AnyOperation): HttpApiEndpoint.HttpApiEndpoint.Any => {
+  let endpoint: EndpointSteps = HttpApiEndpoint.make(op.http.method)(op.name, op.http.path)
   if (Object.keys(op.path.fields).length > 0) endpoint = endpoint.setPath(op.path)
   if (Object.keys(op.payload.fields).length > 0) endpoint = endpoint.setPayload(httpPayload(op))
   if (op.idempotent) endpoint = endpoint.setHeaders(IdempotencyHeaders)
   endpoint = endpoint.addSuccess(op.output).addError(ApiErrors[400])
-  for (const tag of op.errors as ReadonlyArray<keyof typeof STATUS_OF>) endpoint = endpoint.addError(ApiErrors[STATUS_OF[tag]])
-  if (UPLOAD_FORMS[op.name] !== undefined) endpoint = endpoint.addError(ApiErrors[413])
-  return endpoint.annotate(OpenApi.Summary, op.summary).annotate(OpenApi.Description, op.description) as HttpApiEndpoint.HttpApiEndpoint.Any
+  for (const tag of op.errors) endpoint = endpoint.addError(ApiErrors[STATUS_OF[tag]])
+  if (op.upload !== undefined) endpoint = endpoint.addError(ApiErrors[413])
+  return endpoint.annotate(OpenApi.Summary, op.summary).annotate(OpenApi.Description, op.description)
 }
 
-const captionFile = (name: string, extension: "srt" | "vtt", contentType: string) =>
+/**
+ * A group with one endpoint per operation of the list. A fold cannot carry each endpoint's own type
+ * through the loop, so the group's type is stated from the list itself (`EndpointOf` each operation),
+ * the one place where types meet values; the handlers and HttpApiClient are checked against it.
+ */
+const groupOf = <const Name extends string, const Ops extends ReadonlyArray<AnyOperation>>(name: Name, operations: Ops) =>
+  operations.reduce<HttpApiGroup.HttpApiGroup<Name, HttpApiEndpoint.HttpApiEndpoint.Any, never>>(
+    (group, op) => group.add(endpointOf(op)),
+    HttpApiGroup.make(name)
+  ) as HttpApiGroup.HttpApiGroup<Name, EndpointOf<Ops[number]>, never>
+
+const captionFile = <const Name extends string>(name: Name, extension: "srt" | "vtt", contentType: string) =>
   HttpApiEndpoint.get(name, `/v1/videos/:id/captions.${extension}`)
     .setPath(Schema.Struct({ id: VideoId }))
     .addSuccess(HttpApiSchema.Text({ contentType }))
@@ -98,15 +102,7 @@ const captionFile = (name: string, extension: "srt" | "vtt", contentType: string
 export const captionSrt = captionFile("getVideoCaptionsSrt", "srt", "application/x-subrip")
 export const captionVtt = captionFile("getVideoCaptionsVtt", "vtt", "text/vtt")
 
-const groupOf = <const Name extends string>(name: Name, access: AnyOperation["access"]) =>
-  catalogue
-    .filter((op) => op.access === access)
-    .reduce(
-      (group, op) => group.add(endpointOf(op as AnyOperation)),
-      HttpApiGroup.make(name) as unknown as HttpApiGroup.HttpApiGroup<Name, any>
-    )
-
-export class VideosGroup extends groupOf("v1", "workspace")
+export class VideosGroup extends groupOf("v1", workspaceOperations)
   .add(captionSrt)
   .add(captionVtt)
   .addError(ApiErrors[429])
@@ -114,7 +110,7 @@ export class VideosGroup extends groupOf("v1", "workspace")
   .annotate(OpenApi.Title, "API")
 {}
 
-export class AdminGroup extends groupOf("admin", "admin")
+export class AdminGroup extends groupOf("admin", adminOperations)
   .middleware(AdminAuthentication)
   .annotate(OpenApi.Title, "Admin")
   .annotate(OpenApi.Description, "Operator-only: needs ADMIN_TOKEN, never a workspace token. The CLI calls these.")
@@ -133,7 +129,3 @@ export class ReelwrightApi extends HttpApi.make("reelwright")
     "Turns spoken videos into captioned mp4s, charges credits, reports progress through the video record and webhooks. Errors share one shape: `{\"error\":{\"code\",\"message\",\"details\"}}`."
   )
 {}
-
-export type CaptionVideoPayload =
-  | Schema.Schema.Type<typeof createCaptionVideo.payload>
-  | Schema.Schema.Type<typeof CaptionVideoUpload>

@@ -5,81 +5,79 @@ import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
 import { Effect, type Layer } from "effect"
 import { stat } from "node:fs/promises"
 import { InvalidInput } from "../../domain/errors.ts"
-import { catalogue, type CatalogueServices } from "../../src/catalogue.ts"
+import { adminOperations, type CatalogueServices, workspaceOperations } from "../../src/catalogue.ts"
+import type { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
 import { withIdempotency } from "../../src/kernel/idempotency.ts"
-import type { AnyOperation } from "../../src/kernel/operation.ts"
-import { type CaptionVideoRequest, createCaptionVideo, startCaptionVideo } from "../../src/ops/caption-video/create-caption-video.ts"
-import { storeUpload } from "../../src/ops/files/parts/store-upload.ts"
-import {
-  type CaptionRemovalRequest,
-  createCaptionRemoval,
-  startCaptionRemoval
-} from "../../src/ops/caption-removal/create-caption-removal.ts"
-import { uploadFile } from "../../src/ops/files/upload-file.ts"
-import { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
+import type { AnyOperation, UploadedFile } from "../../src/kernel/operation.ts"
 import { videoCaptions } from "../../src/ops/videos/get-video-captions.ts"
-import { toApiError } from "./api-error.ts"
+import { type ApiError, toApiError } from "./api-error.ts"
 import { ReelwrightApi } from "./api.ts"
 import type { AdminAuthentication, Authentication } from "./authentication.ts"
+import type { UploadFormFields } from "./upload-form.ts"
 
+type OperationServices = CatalogueServices | CurrentWorkspace
+
+/** What every endpoint of the catalogue hands its handler, whichever parts it declares. */
 interface EndpointRequest {
-  readonly path?: Record<string, unknown>
-  readonly payload?: Record<string, unknown>
+  readonly request?: unknown
+  readonly path?: Readonly<Record<string, unknown>>
+  readonly payload?: Readonly<Record<string, unknown>> | UploadFormFields
   readonly headers?: { readonly "idempotency-key"?: string | undefined }
 }
 
-interface UploadedFile {
-  readonly path: string
-  readonly name: string
-  readonly contentType: string
-}
+const isUpload = (payload: EndpointRequest["payload"]): payload is UploadFormFields => payload !== undefined && "file" in payload
 
 /**
  * A multipart request: the uploaded file stands in for `url`, then it is the same operation. Its
  * fingerprint (for Idempotency-Key) describes the file by name, type and size.
  */
 const uploadRun = (
-  payload: Record<string, unknown>,
-  start: (file: UploadedFile, fields: Record<string, unknown>) => Effect.Effect<unknown, any, any>
+  form: UploadFormFields,
+  upload: NonNullable<AnyOperation<OperationServices>["upload"]>
 ) =>
   Effect.gen(function*() {
-    const { file, url, ...fields } = payload as { file: UploadedFile; url?: string }
+    const { file, url, ...fields } = form
     if (url !== undefined) {
       return yield* new InvalidInput({ field: "url", message: "send either a `file` or a `url`, not both" })
     }
     const size = yield* Effect.promise(() => stat(file.path).then((s) => s.size))
     // Only these three: the platform's file object carries a `_tag` of its own.
     const uploaded: UploadedFile = { path: file.path, name: file.name, contentType: file.contentType }
-    return { fingerprint: { file: { name: file.name, contentType: file.contentType, size }, ...fields }, run: start(uploaded, fields) }
+    return { fingerprint: { file: { name: file.name, contentType: file.contentType, size }, ...fields }, run: upload(uploaded, fields) }
   })
 
-/** The operations that also take a multipart upload, and how each starts from the uploaded file. */
-const UPLOADS: Readonly<Record<string, (file: UploadedFile, fields: Record<string, unknown>) => Effect.Effect<unknown, any, any>>> = {
-  [createCaptionVideo.name]: (file, fields) =>
-    startCaptionVideo({ source: { _tag: "Upload", ...file }, ...(fields as Omit<CaptionVideoRequest, "source">) }),
-  [createCaptionRemoval.name]: (file, fields) =>
-    startCaptionRemoval({ source: { _tag: "Upload", ...file }, ...(fields as Omit<CaptionRemovalRequest, "source">) }),
-  [uploadFile.name]: (file) =>
-    Effect.flatMap(CurrentWorkspace, (workspace) => storeUpload(workspace, { path: file.path, name: file.name }, "file"))
-}
-
-const handlerOf = (op: AnyOperation) => (request: EndpointRequest) =>
+const handlerOf = (op: AnyOperation<OperationServices>) => (request: EndpointRequest) =>
   Effect.gen(function*() {
-    const input = { ...request.path, ...request.payload }
-    const upload = UPLOADS[op.name]
-    const { fingerprint, run } = upload !== undefined && request.payload !== undefined && "file" in request.payload
-      ? yield* uploadRun(request.payload, upload)
-      : { fingerprint: input, run: op.handle(input) as Effect.Effect<unknown, any, any> }
+    const { payload } = request
+    const upload = op.upload?.bind(op)
+    const { fingerprint, run } = upload !== undefined && isUpload(payload)
+      ? yield* uploadRun(payload, upload)
+      : { fingerprint: { ...request.path, ...payload }, run: op.handle({ ...request.path, ...payload }) }
     const key = request.headers?.["idempotency-key"]
     return yield* op.idempotent && key !== undefined
       ? withIdempotency(key, op.name, fingerprint, op.output, run)
       : run
   }).pipe(Effect.mapError(toApiError))
 
-const bindAll = (handlers: any, access: AnyOperation["access"]) =>
-  catalogue
-    .filter((op) => op.access === access)
-    .reduce((h, op) => h.handle(op.name, handlerOf(op as AnyOperation)), handlers)
+/**
+ * The step of the handlers' builder that `bindAll` takes, by name, as a loop can hold it. The group's
+ * own type (from api.ts) is what the result is checked against when it is returned.
+ */
+interface HandlerSteps {
+  handle(name: string, handler: ReturnType<typeof handlerOf>): HandlerSteps
+}
+
+const bindAll = (handlers: HandlerSteps, operations: ReadonlyArray<AnyOperation<OperationServices>>) =>
+  operations.reduce((bound, op) => bound.handle(op.name, handlerOf(op)), handlers)
+
+/**
+ * A group's handlers with every endpoint bound, as `HttpApiBuilder.group` wants them back: needing the
+ * operations' services but those its middleware provides (the workspace, from authentication). Admin
+ * operations never read the current workspace (their middleware provides none), so it is left out.
+ */
+type AllBound<H> = H extends HttpApiBuilder.Handlers<infer E, infer P, infer R, infer _Endpoints>
+  ? HttpApiBuilder.Handlers<E, P, R | Exclude<OperationServices, CurrentWorkspace>, never>
+  : never
 
 type GroupLayer<Name extends string, Middleware> = Layer.Layer<
   HttpApiGroup.ApiGroup<"reelwright", Name>,
@@ -87,16 +85,16 @@ type GroupLayer<Name extends string, Middleware> = Layer.Layer<
   CatalogueServices | Middleware
 >
 
-// The groups are bound in a loop over the catalogue, which erases their types: state them here.
-export const VideosGroupLive: GroupLayer<"v1", Authentication> = HttpApiBuilder.group(ReelwrightApi, "v1", (handlers) =>
-  bindAll(handlers, "workspace")
-    .handle("getVideoCaptionsSrt", ({ path }: { path: { id: string } }) =>
-      videoCaptions(path.id).pipe(Effect.map((c) => c.srt), Effect.mapError(toApiError)))
-    .handle("getVideoCaptionsVtt", ({ path }: { path: { id: string } }) =>
-      videoCaptions(path.id).pipe(Effect.map((c) => c.vtt), Effect.mapError(toApiError)))) as GroupLayer<"v1", Authentication>
+const captionsOf = (format: "srt" | "vtt") => ({ path }: { readonly path: { readonly id: string } }): Effect.Effect<string, ApiError, OperationServices> =>
+  videoCaptions(path.id).pipe(Effect.map((captions) => captions[format]), Effect.mapError(toApiError))
+
+export const VideosGroupLive: GroupLayer<"v1", Authentication> = HttpApiBuilder.group(ReelwrightApi, "v1", (handlers) => {
+  const withFiles = handlers.handle("getVideoCaptionsSrt", captionsOf("srt")).handle("getVideoCaptionsVtt", captionsOf("vtt"))
+  return bindAll(withFiles, workspaceOperations) as AllBound<typeof withFiles>
+})
 
 export const AdminGroupLive: GroupLayer<"admin", AdminAuthentication> = HttpApiBuilder.group(
   ReelwrightApi,
   "admin",
-  (handlers) => bindAll(handlers, "admin")
-) as GroupLayer<"admin", AdminAuthentication>
+  (handlers) => bindAll(handlers, adminOperations) as AllBound<typeof handlers>
+)

@@ -7,6 +7,7 @@ import type { DomainError } from "../../domain/errors.ts"
 import { catalogue, type CatalogueServices } from "../../src/catalogue.ts"
 import type { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
 import type { AnyOperation } from "../../src/kernel/operation.ts"
+import { isTextual, refinedBase } from "../../src/kernel/text-input.ts"
 
 export interface ToolResult {
   readonly [key: string]: unknown
@@ -20,15 +21,8 @@ export interface McpTool {
   readonly description: string
   /** A plain object schema (JSON Schema 2020-12, the MCP default), named parts under `$defs`. */
   readonly inputSchema: { readonly type: "object"; readonly [key: string]: unknown }
-  readonly operation: AnyOperation
+  readonly operation: AnyOperation<CatalogueServices | CurrentWorkspace>
   readonly input: Schema.Schema<Record<string, unknown>, unknown>
-}
-
-const refinedBase = (ast: AST.AST): AST.AST => (AST.isRefinement(ast) ? refinedBase(ast.from) : ast)
-
-const isText = (ast: AST.AST): boolean => {
-  const base = refinedBase(ast)
-  return AST.isStringKeyword(base) || AST.isTemplateLiteral(base) || (AST.isLiteral(base) && typeof base.literal === "string")
 }
 
 const isNumberOrBoolean = (ast: AST.AST): boolean => {
@@ -46,7 +40,7 @@ const isNumberOrBoolean = (ast: AST.AST): boolean => {
 const asJsonValue = (ast: AST.AST): AST.AST => {
   if (AST.isUnion(ast)) return AST.Union.make(ast.types.map(asJsonValue), ast.annotations)
   const decoded = AST.typeAST(ast)
-  return isText(AST.encodedAST(ast)) && isNumberOrBoolean(decoded) ? decoded : ast
+  return isTextual(refinedBase(AST.encodedAST(ast))) && isNumberOrBoolean(decoded) ? decoded : ast
 }
 
 const withJsonValues = (ast: AST.AST, fromUrl: ReadonlySet<PropertyKey>): AST.AST => {
@@ -87,10 +81,10 @@ const inputJsonSchema = (op: AnyOperation, input: McpTool["input"]): McpTool["in
   const schema = JSONSchema.make(input, { target: "jsonSchema2020-12" })
   return Object.keys(op.path.fields).length + Object.keys(op.payload.fields).length === 0
     ? { $schema: schema.$schema, type: "object", properties: {}, additionalProperties: false }
-    : schema as unknown as McpTool["inputSchema"]
+    : { ...schema, type: "object" }
 }
 
-const toolOf = (op: AnyOperation): McpTool => {
+const toolOf = (op: AnyOperation<CatalogueServices | CurrentWorkspace>): McpTool => {
   const input = toolInput(op)
   return {
     name: op.tool!,
@@ -102,7 +96,7 @@ const toolOf = (op: AnyOperation): McpTool => {
 }
 
 /** Admin operations are never tools, whatever they declare. */
-export const TOOLS: ReadonlyArray<McpTool> = (catalogue as ReadonlyArray<AnyOperation>)
+export const TOOLS: ReadonlyArray<McpTool> = catalogue
   .filter((op) => op.tool !== null && op.access === "workspace")
   .map(toolOf)
 
@@ -165,8 +159,7 @@ const runTool = (tool: McpTool, args: unknown) =>
     if (decoded._tag === "Left") {
       return failed(`Invalid arguments for ${tool.name}: ${describeIssues(decoded.left)}. Correct them and call again.`)
     }
-    const run = tool.operation.handle(decoded.right) as Effect.Effect<unknown, DomainError, CatalogueServices | CurrentWorkspace>
-    const outcome = yield* Effect.either(run)
+    const outcome = yield* Effect.either(tool.operation.handle(decoded.right))
     if (outcome._tag === "Left") return failed(failureText(outcome.left))
     const encoded = yield* Effect.orDie(Schema.encodeUnknown(tool.operation.output)(outcome.right))
     const structured = typeof encoded === "object" && encoded !== null && !Array.isArray(encoded)

@@ -4,10 +4,11 @@
 // number of machines cannot spend the same balance, and each entry's balance_after follows the one
 // before it. (The workspace row is not locked instead: entries do not require one to exist.)
 import type { SqlClient, Statement } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import type { EntryPage } from "../../domain/ports/ledger.ts"
 import { decodeLedgerCursor, encodeLedgerCursor } from "../ledger-cursor.ts"
-import { fromBigint } from "./pg-values.ts"
+import { rowDecoder, type RowDecoder } from "./pg-rows.ts"
+import { NumberFromBigint } from "./pg-values.ts"
 
 /** What the chain needs of a new entry. */
 interface ChainEntry {
@@ -20,32 +21,34 @@ interface ChainEntry {
 /** A new entry as posted: with the balance after it. */
 type Posted<N> = N & { readonly balanceAfter: number }
 
-export interface BalanceChainSpec<Row, N, E> {
+export interface BalanceChainSpec<N, E> {
   /** Holds `seq` (posting order), `workspace_id`, `key` (unique), `balance_after`. */
   readonly table: string
   /** Names the per-workspace advisory lock, so each chain's posts serialize apart from the other's. */
   readonly lockPrefix: string
-  readonly toEntry: (row: Row) => Posted<N>
+  /** Decodes the table's rows (`SELECT *`). */
+  readonly entries: RowDecoder<Posted<N>>
   /** The columns an entry is inserted as. */
   readonly toRow: (entry: Posted<N>) => Record<string, unknown>
   /** The error of a charge larger than the balance. */
   readonly refuse: (shortfall: { readonly required: number; readonly balance: number }) => E
 }
 
-export const pgBalanceChain = <Row extends { readonly seq: string }, N extends ChainEntry, E extends { readonly _tag: string }>(
+export const pgBalanceChain = <N extends ChainEntry, E extends { readonly _tag: string }>(
   sql: SqlClient.SqlClient,
-  spec: BalanceChainSpec<Row, N, E>
+  spec: BalanceChainSpec<N, E>
 ) => {
   const table = sql(spec.table)
+  const balanceRows = rowDecoder(spec.table, Schema.Struct({ balance_after: NumberFromBigint }))
+  const seqRows = rowDecoder(spec.table, Schema.Struct({ seq: NumberFromBigint }))
 
   const balance = (workspaceId: string) =>
-    sql<{ readonly balance_after: string }>`SELECT balance_after FROM ${table} WHERE workspace_id = ${workspaceId}
-      ORDER BY seq DESC LIMIT 1`.pipe(Effect.map((rows) => rows[0] === undefined ? 0 : fromBigint(rows[0].balance_after)))
-
-  const byKey = (key: string) =>
-    sql<Row>`SELECT * FROM ${table} WHERE key = ${key}`.pipe(
-      Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), spec.toEntry))
+    sql`SELECT balance_after FROM ${table} WHERE workspace_id = ${workspaceId} ORDER BY seq DESC LIMIT 1`.pipe(
+      Effect.flatMap(balanceRows.first),
+      Effect.map(Option.match({ onNone: () => 0, onSome: (row) => row.balance_after }))
     )
+
+  const byKey = (key: string) => sql`SELECT * FROM ${table} WHERE key = ${key}`.pipe(Effect.flatMap(spec.entries.first))
 
   const post = (entry: N) =>
     Effect.gen(function*() {
@@ -87,13 +90,15 @@ export const pgBalanceChain = <Row extends { readonly seq: string }, N extends C
         ...(before.value === undefined ? [] : [sql`seq < ${before.value}`])
       ]
       // One row past the page says whether another page follows.
-      return sql<Row>`SELECT * FROM ${table} WHERE ${sql.and(conditions)} ORDER BY seq DESC LIMIT ${limit + 1}`.pipe(
-        Effect.map((rows) => {
+      return sql`SELECT * FROM ${table} WHERE ${sql.and(conditions)} ORDER BY seq DESC LIMIT ${limit + 1}`.pipe(
+        Effect.flatMap((rows) => {
           const last = rows[limit - 1]
-          return {
-            items: rows.slice(0, limit).map(spec.toEntry),
-            nextCursor: rows.length > limit && last !== undefined ? encodeLedgerCursor(fromBigint(last.seq)) : null
-          }
+          return Effect.all({
+            items: spec.entries.all(rows.slice(0, limit)),
+            nextCursor: rows.length > limit && last !== undefined
+              ? Effect.map(seqRows.one(last), (row) => encodeLedgerCursor(row.seq))
+              : Effect.succeed(null)
+          })
         }),
         Effect.orDie
       )

@@ -1,59 +1,56 @@
 // CaptionRemovalStore on PostgreSQL: table caption_removals.
-import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
-import type { CaptionRemovalRecord } from "../../domain/caption-removal.ts"
+import { SqlClient, type SqlConnection } from "@effect/sql"
+import { Effect, Layer, Option, Schema } from "effect"
+import { type CaptionRemovalRecord, RemovalStatus, RemovalStep } from "../../domain/caption-removal.ts"
 import { CaptionRemovalStore } from "../../domain/ports/caption-removal-store.ts"
-import type { PixelBox, RemovalTarget, TextRegion } from "../../domain/text-regions.ts"
-import { isoText, jsonTextOrNull } from "./pg-values.ts"
+import { PixelBox, RemovalTarget, TextRegion } from "../../domain/text-regions.ts"
+import { rowDecoder } from "./pg-rows.ts"
+import { IsoFromDate, jsonTextOrNull } from "./pg-values.ts"
 
-interface CaptionRemovalRow {
-  readonly id: string
-  readonly workspace_id: string
-  readonly status: CaptionRemovalRecord["status"]
-  readonly step: CaptionRemovalRecord["step"]
-  readonly created_at: Date
-  readonly updated_at: Date
-  readonly source_url: string | null
-  readonly source_file_id: string | null
-  readonly result_file_id: string | null
-  readonly webhook_url: string | null
-  readonly target: RemovalTarget
-  readonly region: PixelBox | null
-  readonly duration_seconds: number | null
-  readonly width: number | null
-  readonly height: number | null
-  readonly regions: ReadonlyArray<TextRegion> | null
-  readonly text_remaining_share: number | null
-  readonly credits_charged: number
-  readonly refunded: boolean
-  readonly refunded_credits: number
-  readonly error: string | null
-}
+/** The columns under the record's names; `target` and `region` are still to gather into its `options`. */
+const CaptionRemovalRow = Schema.Struct({
+  id: Schema.String,
+  workspace_id: Schema.String,
+  status: RemovalStatus,
+  step: RemovalStep,
+  created_at: IsoFromDate,
+  updated_at: IsoFromDate,
+  source_url: Schema.NullOr(Schema.String),
+  source_file_id: Schema.NullOr(Schema.String),
+  result_file_id: Schema.NullOr(Schema.String),
+  webhook_url: Schema.NullOr(Schema.String),
+  target: RemovalTarget,
+  region: Schema.NullOr(PixelBox),
+  duration_seconds: Schema.NullOr(Schema.Number),
+  width: Schema.NullOr(Schema.Number),
+  height: Schema.NullOr(Schema.Number),
+  regions: Schema.NullOr(Schema.Array(TextRegion)),
+  text_remaining_share: Schema.NullOr(Schema.Number),
+  credits_charged: Schema.Number,
+  refunded: Schema.Boolean,
+  refunded_credits: Schema.Number,
+  error: Schema.NullOr(Schema.String)
+}).pipe(Schema.rename({
+  workspace_id: "workspaceId",
+  created_at: "createdAt",
+  updated_at: "updatedAt",
+  source_url: "sourceUrl",
+  source_file_id: "sourceFileId",
+  result_file_id: "resultFileId",
+  webhook_url: "webhookUrl",
+  duration_seconds: "durationSeconds",
+  text_remaining_share: "textRemainingShare",
+  credits_charged: "creditsCharged",
+  refunded_credits: "refundedCredits"
+}))
 
-const toRemoval = (row: CaptionRemovalRow): CaptionRemovalRecord => ({
-  id: row.id,
-  workspaceId: row.workspace_id,
-  status: row.status,
-  step: row.step,
-  createdAt: isoText(row.created_at),
-  updatedAt: isoText(row.updated_at),
-  sourceUrl: row.source_url,
-  sourceFileId: row.source_file_id,
-  resultFileId: row.result_file_id,
-  webhookUrl: row.webhook_url,
-  options: { target: row.target, region: row.region },
-  durationSeconds: row.duration_seconds,
-  width: row.width,
-  height: row.height,
-  regions: row.regions,
-  textRemainingShare: row.text_remaining_share,
-  creditsCharged: row.credits_charged,
-  refunded: row.refunded,
-  refundedCredits: row.refunded_credits,
-  error: row.error
-})
+const removalRows = rowDecoder("caption_removals", CaptionRemovalRow)
 
-const oneRemoval = (rows: ReadonlyArray<CaptionRemovalRow>) => Option.map(Option.fromNullable(rows[0]), toRemoval)
+const oneRemoval = (rows: ReadonlyArray<SqlConnection.Row>) =>
+  Effect.map(
+    removalRows.first(rows),
+    Option.map(({ region, target, ...removal }): CaptionRemovalRecord => ({ ...removal, options: { target, region } }))
+  )
 
 export const PgCaptionRemovalStoreLive = Layer.effect(
   CaptionRemovalStore,
@@ -73,20 +70,20 @@ export const PgCaptionRemovalStoreLive = Layer.effect(
           Effect.withSpan("PgCaptionRemovalStore.insert")
         ),
       get: (workspaceId, id) =>
-        sql<CaptionRemovalRow>`SELECT * FROM caption_removals WHERE id = ${id} AND workspace_id = ${workspaceId}`.pipe(
-          Effect.map(oneRemoval),
+        sql`SELECT * FROM caption_removals WHERE id = ${id} AND workspace_id = ${workspaceId}`.pipe(
+          Effect.flatMap(oneRemoval),
           Effect.orDie,
           Effect.withSpan("PgCaptionRemovalStore.get")
         ),
       getById: (id) =>
-        sql<CaptionRemovalRow>`SELECT * FROM caption_removals WHERE id = ${id}`.pipe(
-          Effect.map(oneRemoval),
+        sql`SELECT * FROM caption_removals WHERE id = ${id}`.pipe(
+          Effect.flatMap(oneRemoval),
           Effect.orDie,
           Effect.withSpan("PgCaptionRemovalStore.getById")
         ),
       getForUpdate: (id) =>
-        sql<CaptionRemovalRow>`SELECT * FROM caption_removals WHERE id = ${id} FOR UPDATE`.pipe(
-          Effect.map(oneRemoval),
+        sql`SELECT * FROM caption_removals WHERE id = ${id} FOR UPDATE`.pipe(
+          Effect.flatMap(oneRemoval),
           Effect.orDie,
           Effect.withSpan("PgCaptionRemovalStore.getForUpdate")
         ),

@@ -1,37 +1,25 @@
 // CashLedger on PostgreSQL: table cash_ledger, amounts in micro-dollars, a balance chain (pg-balance-chain.ts)
 // as the credit ledger is, with its own per-workspace lock.
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
-import type { CashKind } from "../../domain/cash.ts"
+import { Effect, Layer, Schema } from "effect"
+import { CashKind } from "../../domain/cash.ts"
 import { InsufficientCash } from "../../domain/errors.ts"
 import { CashLedger, type CashEntry, type NewCashEntry } from "../../domain/ports/cash-ledger.ts"
 import { pgBalanceChain } from "./pg-balance-chain.ts"
-import { fromBigint, isoText } from "./pg-values.ts"
+import { rowDecoder } from "./pg-rows.ts"
+import { IsoFromDate, NumberFromBigint } from "./pg-values.ts"
 
-interface CashRow {
-  readonly id: string
-  readonly seq: string
-  readonly workspace_id: string
-  readonly key: string
-  readonly kind: CashKind
-  readonly amount: string
-  readonly balance_after: string
-  readonly note: string | null
-  readonly video_id: string | null
-  readonly at: Date
-}
-
-const toEntry = (row: CashRow): CashEntry => ({
-  id: row.id,
-  workspaceId: row.workspace_id,
-  key: row.key,
-  kind: row.kind,
-  amount: fromBigint(row.amount),
-  balanceAfter: fromBigint(row.balance_after),
-  note: row.note,
-  videoId: row.video_id,
-  at: isoText(row.at)
-})
+const CashRow = Schema.Struct({
+  id: Schema.String,
+  workspace_id: Schema.String,
+  key: Schema.String,
+  kind: CashKind,
+  amount: NumberFromBigint,
+  balance_after: NumberFromBigint,
+  note: Schema.NullOr(Schema.String),
+  video_id: Schema.NullOr(Schema.String),
+  at: IsoFromDate
+}).pipe(Schema.rename({ workspace_id: "workspaceId", balance_after: "balanceAfter", video_id: "videoId" }))
 
 const toRow = (entry: CashEntry) => ({
   id: entry.id,
@@ -48,10 +36,10 @@ const toRow = (entry: CashEntry) => ({
 export const PgCashLedgerLive = Layer.effect(
   CashLedger,
   Effect.map(SqlClient.SqlClient, (sql) => {
-    const chain = pgBalanceChain<CashRow, NewCashEntry, InsufficientCash>(sql, {
+    const chain = pgBalanceChain<NewCashEntry, InsufficientCash>(sql, {
       table: "cash_ledger",
       lockPrefix: "cash",
-      toEntry,
+      entries: rowDecoder("cash_ledger", CashRow),
       toRow,
       refuse: (shortfall) => new InsufficientCash(shortfall)
     })

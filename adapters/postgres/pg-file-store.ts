@@ -1,38 +1,33 @@
 // FileStore on PostgreSQL: table files.
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
-import { FileStore, type StoredFile } from "../../domain/ports/file-store.ts"
-import { fromBigint, fromBigintOrNull, isoText, isoTextOrNull } from "./pg-values.ts"
+import { Effect, Layer, Schema } from "effect"
+import { FileStore } from "../../domain/ports/file-store.ts"
+import { rowDecoder } from "./pg-rows.ts"
+import { IsoFromDate, NumberFromBigint } from "./pg-values.ts"
 
-interface FileRow {
-  readonly id: string
-  readonly workspace_id: string
-  readonly blob_key: string
-  readonly token: string
-  readonly name: string
-  readonly content_type: string
-  readonly bytes: string
-  readonly created_at: Date
-  readonly expires_at: string | null
-  readonly deleted_at: Date | null
-  readonly purged_at: Date | null
-}
+const FileRow = Schema.Struct({
+  id: Schema.String,
+  workspace_id: Schema.String,
+  blob_key: Schema.String,
+  token: Schema.String,
+  name: Schema.String,
+  content_type: Schema.String,
+  bytes: NumberFromBigint,
+  created_at: IsoFromDate,
+  expires_at: Schema.NullOr(NumberFromBigint),
+  deleted_at: Schema.NullOr(IsoFromDate),
+  purged_at: Schema.NullOr(IsoFromDate)
+}).pipe(Schema.rename({
+  workspace_id: "workspaceId",
+  blob_key: "blobKey",
+  content_type: "contentType",
+  created_at: "createdAt",
+  expires_at: "expiresAt",
+  deleted_at: "deletedAt",
+  purged_at: "purgedAt"
+}))
 
-const toFile = (row: FileRow): StoredFile => ({
-  id: row.id,
-  workspaceId: row.workspace_id,
-  blobKey: row.blob_key,
-  token: row.token,
-  name: row.name,
-  contentType: row.content_type,
-  bytes: fromBigint(row.bytes),
-  createdAt: isoText(row.created_at),
-  expiresAt: fromBigintOrNull(row.expires_at),
-  deletedAt: isoTextOrNull(row.deleted_at),
-  purgedAt: isoTextOrNull(row.purged_at)
-})
-
-const oneFile = (rows: ReadonlyArray<FileRow>) => Option.map(Option.fromNullable(rows[0]), toFile)
+const fileRows = rowDecoder("files", FileRow)
 
 export const PgFileStoreLive = Layer.effect(
   FileStore,
@@ -48,14 +43,14 @@ export const PgFileStoreLive = Layer.effect(
           Effect.withSpan("PgFileStore.insert")
         ),
       get: (id) =>
-        sql<FileRow>`SELECT * FROM files WHERE id = ${id}`.pipe(
-          Effect.map(oneFile),
+        sql`SELECT * FROM files WHERE id = ${id}`.pipe(
+          Effect.flatMap(fileRows.first),
           Effect.orDie,
           Effect.withSpan("PgFileStore.get")
         ),
       getByToken: (token) =>
-        sql<FileRow>`SELECT * FROM files WHERE token = ${token}`.pipe(
-          Effect.map(oneFile),
+        sql`SELECT * FROM files WHERE token = ${token}`.pipe(
+          Effect.flatMap(fileRows.first),
           Effect.orDie,
           Effect.withSpan("PgFileStore.getByToken")
         ),
@@ -77,10 +72,10 @@ export const PgFileStoreLive = Layer.effect(
           Effect.withSpan("PgFileStore.setRetention")
         ),
       listExpired: (now, limit) =>
-        sql<FileRow>`SELECT * FROM files
+        sql`SELECT * FROM files
           WHERE expires_at IS NOT NULL AND expires_at <= ${now} AND deleted_at IS NULL AND purged_at IS NULL
           ORDER BY expires_at, id LIMIT ${limit}`.pipe(
-          Effect.map((rows) => rows.map(toFile)),
+          Effect.flatMap(fileRows.all),
           Effect.orDie,
           Effect.withSpan("PgFileStore.listExpired")
         ),

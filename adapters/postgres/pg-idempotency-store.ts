@@ -1,26 +1,21 @@
 // IdempotencyStore on PostgreSQL: table idempotency_keys, a pending reservation while response is NULL.
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
-import { IdempotencyStore, type KeyedRequest } from "../../domain/ports/idempotency-store.ts"
-import { isoText, jsonText } from "./pg-values.ts"
+import { Effect, Layer, Schema } from "effect"
+import { IdempotencyStore } from "../../domain/ports/idempotency-store.ts"
+import { rowDecoder } from "./pg-rows.ts"
+import { IsoFromDate, jsonText } from "./pg-values.ts"
 
-interface KeyRow {
-  readonly workspace_id: string
-  readonly key: string
-  readonly fingerprint: string
-  readonly holder: string
-  readonly reserved_at: Date
-  readonly response: unknown
-}
+const KeyRow = Schema.Struct({
+  workspace_id: Schema.String,
+  key: Schema.String,
+  fingerprint: Schema.String,
+  holder: Schema.String,
+  reserved_at: IsoFromDate,
+  // Whatever the holder answered (json: kept as it was written, key order included); NULL while it runs.
+  response: Schema.OptionFromNullOr(Schema.Unknown)
+}).pipe(Schema.rename({ workspace_id: "workspaceId", reserved_at: "reservedAt" }))
 
-const toKeyedRequest = (row: KeyRow): KeyedRequest => ({
-  workspaceId: row.workspace_id,
-  key: row.key,
-  fingerprint: row.fingerprint,
-  holder: row.holder,
-  reservedAt: isoText(row.reserved_at),
-  response: Option.fromNullable(row.response)
-})
+const keyRows = rowDecoder("idempotency_keys", KeyRow, ["workspace_id", "key"])
 
 export const PgIdempotencyStoreLive = Layer.effect(
   IdempotencyStore,
@@ -31,21 +26,21 @@ export const PgIdempotencyStoreLive = Layer.effect(
       // inserts and the others see it. The update always runs (to return the row) but changes only a stale one.
       reserve: (claim) => {
         const stale = sql`k.response IS NULL AND k.reserved_at < ${claim.staleBefore}`
-        return sql<KeyRow>`INSERT INTO idempotency_keys AS k (workspace_id, key, fingerprint, holder, reserved_at, response)
+        return sql`INSERT INTO idempotency_keys AS k (workspace_id, key, fingerprint, holder, reserved_at, response)
           VALUES (${claim.workspaceId}, ${claim.key}, ${claim.fingerprint}, ${claim.holder}, ${claim.reservedAt}, NULL)
           ON CONFLICT (workspace_id, key) DO UPDATE SET
             fingerprint = CASE WHEN ${stale} THEN EXCLUDED.fingerprint ELSE k.fingerprint END,
             holder = CASE WHEN ${stale} THEN EXCLUDED.holder ELSE k.holder END,
             reserved_at = CASE WHEN ${stale} THEN EXCLUDED.reserved_at ELSE k.reserved_at END
           RETURNING *`.pipe(
-          Effect.map((rows) => toKeyedRequest(rows[0]!)),
+          Effect.flatMap((rows) => keyRows.one(rows[0])),
           Effect.orDie,
           Effect.withSpan("PgIdempotencyStore.reserve")
         )
       },
       get: (workspaceId, key) =>
-        sql<KeyRow>`SELECT * FROM idempotency_keys WHERE workspace_id = ${workspaceId} AND key = ${key}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toKeyedRequest)),
+        sql`SELECT * FROM idempotency_keys WHERE workspace_id = ${workspaceId} AND key = ${key}`.pipe(
+          Effect.flatMap(keyRows.first),
           Effect.orDie,
           Effect.withSpan("PgIdempotencyStore.get")
         ),

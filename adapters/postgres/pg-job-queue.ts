@@ -6,41 +6,39 @@
 // transaction the notification is sent at commit, or never.
 import { randomUUID } from "node:crypto"
 import { SqlClient, type SqlError, type Statement } from "@effect/sql"
-import { Clock, type Duration, Effect, Layer, Option } from "effect"
+import { Clock, type Duration, Effect, Layer, Option, Schema } from "effect"
 import { PLAN_RULES, PLANS } from "../../domain/plans.ts"
 import { type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
 import { JOBS_CHANNEL, makeJobWakeups } from "./pg-job-wakeups.ts"
-import { fromBigint, fromBigintOrNull, jsonText } from "./pg-values.ts"
+import { rowDecoder } from "./pg-rows.ts"
+import { jsonText, NumberFromBigint } from "./pg-values.ts"
 
-interface JobRow {
-  readonly id: string
-  readonly lane: Lane
-  readonly kind: string
-  readonly payload: unknown
-  readonly run_at: string
-  readonly attempts: number
-  readonly status: Job["status"]
-  readonly locked_until: string | null
-  readonly dedupe_key: string | null
-  readonly last_error: string | null
-  readonly workspace_id: string | null
-}
+const JobRow = Schema.Struct({
+  id: Schema.String,
+  lane: Schema.Literal("media", "webhooks") satisfies Schema.Schema<Lane>,
+  kind: Schema.String,
+  // Each kind's handler decodes its own payload.
+  payload: Schema.Unknown,
+  run_at: NumberFromBigint,
+  attempts: Schema.Number,
+  status: Schema.Literal("queued", "running", "done", "dead", "cancelled") satisfies Schema.Schema<Job["status"]>,
+  locked_until: Schema.NullOr(NumberFromBigint),
+  dedupe_key: Schema.NullOr(Schema.String),
+  last_error: Schema.NullOr(Schema.String),
+  workspace_id: Schema.NullOr(Schema.String)
+}).pipe(Schema.rename({
+  run_at: "runAt",
+  locked_until: "lockedUntil",
+  dedupe_key: "dedupeKey",
+  last_error: "lastError",
+  workspace_id: "workspaceId"
+}))
 
-const toJob = (row: JobRow): Job => ({
-  id: row.id,
-  lane: row.lane,
-  kind: row.kind,
-  payload: row.payload,
-  runAt: fromBigint(row.run_at),
-  attempts: row.attempts,
-  status: row.status,
-  lockedUntil: fromBigintOrNull(row.locked_until),
-  dedupeKey: row.dedupe_key,
-  lastError: row.last_error,
-  workspaceId: row.workspace_id
-})
-
-const oneJob = (rows: ReadonlyArray<JobRow>) => Option.map(Option.fromNullable(rows[0]), toJob)
+const jobRows = rowDecoder("jobs", JobRow)
+const candidateRows = rowDecoder("jobs", Schema.Struct({ id: Schema.String, workspace_id: Schema.NullOr(Schema.String) }))
+/** Null when the workspace's plan has no cap in PLAN_CAPS. */
+const fullnessRows = rowDecoder("workspaces", Schema.Struct({ full: Schema.NullOr(Schema.Boolean) }))
+const nextRunRows = rowDecoder("jobs", Schema.Struct({ next: Schema.NullOr(NumberFromBigint) }))
 
 /** Each plan's cap as JSON, looked up by a workspace's plan in SQL: `(caps::jsonb ->> plan)::int`. */
 const PLAN_CAPS = JSON.stringify(Object.fromEntries(PLANS.map((plan) => [plan, PLAN_RULES[plan].maxConcurrentJobs])))
@@ -85,7 +83,7 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
       return JobQueue.of({
         enqueue: (input) =>
           Effect.suspend(() =>
-            sql<JobRow>`WITH added AS (
+            sql`WITH added AS (
               INSERT INTO jobs (id, lane, kind, payload, run_at, attempts, status, dedupe_key, workspace_id)
               VALUES (${randomUUID()}, ${input.lane}, ${input.kind}, ${jsonText(input.payload)}, ${input.runAt}, 0,
                 'queued', ${input.dedupeKey}, ${input.workspaceId ?? null})
@@ -94,7 +92,7 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
             )
             SELECT added.*, pg_notify(${JOBS_CHANNEL}, lane) FROM added`
           ).pipe(
-            Effect.map(oneJob),
+            Effect.flatMap(jobRows.first),
             Effect.orDie,
             Effect.withSpan("PgJobQueue.enqueue")
           ),
@@ -113,7 +111,7 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
                 )))`
               // Two index scans (jobs_due, jobs_leased) instead of one OR that scans the table.
               const candidate = (full: ReadonlyArray<string>) =>
-                sql<{ readonly id: string; readonly workspace_id: string | null }>`WITH queued AS (
+                sql`WITH queued AS (
                     SELECT id, run_at, seq, workspace_id FROM jobs AS j
                     WHERE lane = ${lane} AND status = 'queued' AND run_at <= ${now} AND ${underCap(full)}
                     ORDER BY run_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED
@@ -123,27 +121,29 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
                     ORDER BY locked_until LIMIT 1 FOR UPDATE SKIP LOCKED
                   )
                   SELECT id, workspace_id FROM (SELECT * FROM queued UNION ALL SELECT * FROM leased) AS candidates
-                  ORDER BY run_at, seq LIMIT 1`
+                  ORDER BY run_at, seq LIMIT 1`.pipe(Effect.flatMap(candidateRows.first))
               // The count in `candidate` may miss a claim committed while it ran: under the workspace's lock,
               // taken after the candidate's row, a fresh count sees every claim of the workspace before it.
               const isFull = (workspaceId: string) =>
                 sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK_SPACE}, hashtext(${workspaceId}))`.pipe(
-                  Effect.zipRight(sql<{ readonly full: boolean }>`SELECT ${running(sql`${workspaceId}`)} >=
+                  Effect.zipRight(sql`SELECT ${running(sql`${workspaceId}`)} >=
                     (${PLAN_CAPS}::jsonb ->> w.plan)::int AS full FROM workspaces AS w WHERE w.id = ${workspaceId}`),
-                  Effect.map((rows) => rows[0]?.full === true)
+                  Effect.flatMap(fullnessRows.first),
+                  Effect.map(Option.exists((row) => row.full === true))
                 )
               const take = (id: string) =>
-                sql<JobRow>`UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ${now + leaseMs}
-                  WHERE id = ${id} RETURNING *`.pipe(Effect.map(oneJob))
+                sql`UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ${now + leaseMs}
+                  WHERE id = ${id} RETURNING *`.pipe(Effect.flatMap(jobRows.first))
               // One workspace lock per transaction, so two claimers never wait on each other's locks.
               const attempt = (full: ReadonlyArray<string>) =>
                 sql.withTransaction(Effect.gen(function*() {
-                  const [found] = yield* candidate(full)
-                  if (found === undefined) return { _tag: "Claimed", job: Option.none() } satisfies Attempt
-                  if (found.workspace_id !== null && (yield* isFull(found.workspace_id))) {
-                    return { _tag: "Full", workspaceId: found.workspace_id } satisfies Attempt
+                  const found = yield* candidate(full)
+                  if (Option.isNone(found)) return { _tag: "Claimed", job: Option.none() } satisfies Attempt
+                  const { id, workspace_id: workspaceId } = found.value
+                  if (workspaceId !== null && (yield* isFull(workspaceId))) {
+                    return { _tag: "Full", workspaceId } satisfies Attempt
                   }
-                  return { _tag: "Claimed", job: yield* take(found.id) } satisfies Attempt
+                  return { _tag: "Claimed", job: yield* take(id) } satisfies Attempt
                 }))
               const claimPassingOver = (full: ReadonlyArray<string>): Effect.Effect<Option.Option<Job>, SqlError.SqlError> =>
                 Effect.flatMap(attempt(full), (result: Attempt) =>
@@ -194,18 +194,19 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
           ),
         waitForWork: (lane, maxWait) => wakeups.wait(lane, maxWait).pipe(Effect.withSpan("PgJobQueue.waitForWork")),
         get: (id) =>
-          sql<JobRow>`SELECT * FROM jobs WHERE id = ${id}`.pipe(
-            Effect.map(oneJob),
+          sql`SELECT * FROM jobs WHERE id = ${id}`.pipe(
+            Effect.flatMap(jobRows.first),
             Effect.orDie,
             Effect.withSpan("PgJobQueue.get")
           ),
         // A running job's lease is expired once locked_until < now, so it is claimable from locked_until + 1.
         nextRunAt: (lane) =>
-          sql<{ readonly next: string | null }>`SELECT MIN(CASE WHEN status = 'queued' THEN run_at
+          sql`SELECT MIN(CASE WHEN status = 'queued' THEN run_at
               ELSE locked_until + 1 END) AS next
             FROM jobs
             WHERE lane = ${lane} AND (status = 'queued' OR (status = 'running' AND locked_until IS NOT NULL))`.pipe(
-            Effect.map((rows) => Option.fromNullable(rows[0]?.next ?? null).pipe(Option.map(fromBigint))),
+            Effect.flatMap(nextRunRows.first),
+            Effect.map(Option.flatMap((row) => Option.fromNullable(row.next))),
             Effect.orDie,
             Effect.withSpan("PgJobQueue.nextRunAt")
           )

@@ -1,39 +1,28 @@
 // Ledger on PostgreSQL: table ledger, a balance chain (pg-balance-chain.ts) whose posts are serialized per
 // workspace by an advisory lock, so concurrent charges on any number of machines cannot spend the same credits.
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
-import type { CreditOperation } from "../../domain/credit-operation.ts"
+import { Effect, Layer, Schema } from "effect"
+import { CreditOperation } from "../../domain/credit-operation.ts"
 import { InsufficientCredits } from "../../domain/errors.ts"
 import { Ledger, type LedgerEntry, type NewLedgerEntry } from "../../domain/ports/ledger.ts"
 import { pgBalanceChain } from "./pg-balance-chain.ts"
-import { fromBigint, isoText } from "./pg-values.ts"
+import { rowDecoder } from "./pg-rows.ts"
+import { IsoFromDate, NumberFromBigint } from "./pg-values.ts"
 
-interface EntryRow {
-  readonly id: string
-  readonly seq: string
-  readonly workspace_id: string
-  readonly key: string
-  readonly amount: string
-  readonly balance_after: string
-  readonly reason: string
-  readonly operation: CreditOperation
-  readonly work_key: string | null
-  readonly video_id: string | null
-  readonly at: Date
-}
+const EntryRow = Schema.Struct({
+  id: Schema.String,
+  workspace_id: Schema.String,
+  key: Schema.String,
+  amount: NumberFromBigint,
+  balance_after: NumberFromBigint,
+  reason: Schema.String,
+  operation: CreditOperation,
+  work_key: Schema.NullOr(Schema.String),
+  video_id: Schema.NullOr(Schema.String),
+  at: IsoFromDate
+}).pipe(Schema.rename({ workspace_id: "workspaceId", balance_after: "balanceAfter", work_key: "workKey", video_id: "videoId" }))
 
-const toEntry = (row: EntryRow): LedgerEntry => ({
-  id: row.id,
-  workspaceId: row.workspace_id,
-  key: row.key,
-  amount: fromBigint(row.amount),
-  balanceAfter: fromBigint(row.balance_after),
-  reason: row.reason,
-  operation: row.operation,
-  workKey: row.work_key,
-  videoId: row.video_id,
-  at: isoText(row.at)
-})
+const entryRows = rowDecoder("ledger", EntryRow)
 
 const toRow = (entry: LedgerEntry) => ({
   id: entry.id,
@@ -51,10 +40,10 @@ const toRow = (entry: LedgerEntry) => ({
 export const PgLedgerLive = Layer.effect(
   Ledger,
   Effect.map(SqlClient.SqlClient, (sql) => {
-    const chain = pgBalanceChain<EntryRow, NewLedgerEntry, InsufficientCredits>(sql, {
+    const chain = pgBalanceChain<NewLedgerEntry, InsufficientCredits>(sql, {
       table: "ledger",
       lockPrefix: "ledger",
-      toEntry,
+      entries: entryRows,
       toRow,
       refuse: (shortfall) => new InsufficientCredits(shortfall)
     })
@@ -62,14 +51,14 @@ export const PgLedgerLive = Layer.effect(
       balance: (workspaceId) => chain.balance(workspaceId).pipe(Effect.withSpan("PgLedger.balance")),
       post: (entry) => chain.post(entry).pipe(Effect.withSpan("PgLedger.post")),
       entriesForWork: (workKey) =>
-        sql<EntryRow>`SELECT * FROM ledger WHERE work_key = ${workKey} ORDER BY seq`.pipe(
-          Effect.map((rows) => rows.map(toEntry)),
+        sql`SELECT * FROM ledger WHERE work_key = ${workKey} ORDER BY seq`.pipe(
+          Effect.flatMap(entryRows.all),
           Effect.orDie,
           Effect.withSpan("PgLedger.entriesForWork")
         ),
       list: (workspaceId) =>
-        sql<EntryRow>`SELECT * FROM ledger WHERE workspace_id = ${workspaceId} ORDER BY seq`.pipe(
-          Effect.map((rows) => rows.map(toEntry)),
+        sql`SELECT * FROM ledger WHERE workspace_id = ${workspaceId} ORDER BY seq`.pipe(
+          Effect.flatMap(entryRows.all),
           Effect.orDie,
           Effect.withSpan("PgLedger.list")
         ),

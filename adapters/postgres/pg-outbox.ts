@@ -1,54 +1,37 @@
 // Outbox on PostgreSQL: tables outbox_events and delivery_attempts.
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
-import { type DeliveryAttempt, Outbox, type OutboxEvent } from "../../domain/ports/outbox.ts"
-import { isoText, jsonText } from "./pg-values.ts"
+import { Effect, Layer, Option, Schema } from "effect"
+import { Outbox, type OutboxEvent } from "../../domain/ports/outbox.ts"
+import { WebhookEventName } from "../../domain/video.ts"
+import { rowDecoder } from "./pg-rows.ts"
+import { IsoFromDate, jsonText } from "./pg-values.ts"
 
-interface EventRow {
-  readonly id: string
-  readonly workspace_id: string
-  readonly name: OutboxEvent["name"]
-  readonly subject_id: string
-  readonly dedupe_key: string
-  readonly payload: Readonly<Record<string, unknown>>
-  readonly url: string
-  readonly created_at: Date
-  readonly state: OutboxEvent["state"]
-}
+const EventRow = Schema.Struct({
+  id: Schema.String,
+  workspace_id: Schema.String,
+  name: WebhookEventName,
+  subject_id: Schema.String,
+  dedupe_key: Schema.String,
+  // The snapshot of whatever record the event is about (json: its key order kept).
+  payload: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  url: Schema.String,
+  created_at: IsoFromDate,
+  state: Schema.Literal("pending", "delivered", "dropped") satisfies Schema.Schema<OutboxEvent["state"]>
+}).pipe(Schema.rename({ workspace_id: "workspaceId", subject_id: "subjectId", dedupe_key: "dedupeKey", created_at: "createdAt" }))
 
-const toEvent = (row: EventRow): OutboxEvent => ({
-  id: row.id,
-  workspaceId: row.workspace_id,
-  name: row.name,
-  subjectId: row.subject_id,
-  dedupeKey: row.dedupe_key,
-  payload: row.payload,
-  url: row.url,
-  createdAt: isoText(row.created_at),
-  state: row.state
-})
+const AttemptRow = Schema.Struct({
+  event_id: Schema.String,
+  series: Schema.Number,
+  attempt: Schema.Number,
+  started_at: IsoFromDate,
+  duration_ms: Schema.Number,
+  status: Schema.NullOr(Schema.Number),
+  error: Schema.NullOr(Schema.String),
+  target: Schema.String
+}).pipe(Schema.rename({ event_id: "eventId", started_at: "startedAt", duration_ms: "durationMs" }))
 
-interface AttemptRow {
-  readonly event_id: string
-  readonly series: number
-  readonly attempt: number
-  readonly started_at: Date
-  readonly duration_ms: number
-  readonly status: number | null
-  readonly error: string | null
-  readonly target: string
-}
-
-const toAttempt = (row: AttemptRow): DeliveryAttempt => ({
-  eventId: row.event_id,
-  series: row.series,
-  attempt: row.attempt,
-  startedAt: isoText(row.started_at),
-  durationMs: row.duration_ms,
-  status: row.status,
-  error: row.error,
-  target: row.target
-})
+const eventRows = rowDecoder("outbox_events", EventRow)
+const attemptRows = rowDecoder("delivery_attempts", AttemptRow, ["seq"])
 
 export const PgOutboxLive = Layer.effect(
   Outbox,
@@ -65,8 +48,8 @@ export const PgOutboxLive = Layer.effect(
           Effect.withSpan("PgOutbox.add")
         ),
       get: (id) =>
-        sql<EventRow>`SELECT * FROM outbox_events WHERE id = ${id}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toEvent)),
+        sql`SELECT * FROM outbox_events WHERE id = ${id}`.pipe(
+          Effect.flatMap(eventRows.first),
           Effect.orDie,
           Effect.withSpan("PgOutbox.get")
         ),
@@ -82,14 +65,14 @@ export const PgOutboxLive = Layer.effect(
             ${a.target})`
           .pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgOutbox.recordAttempt")),
       attempts: (eventId) =>
-        sql<AttemptRow>`SELECT * FROM delivery_attempts WHERE event_id = ${eventId} ORDER BY series, attempt, seq`.pipe(
-          Effect.map((rows) => rows.map(toAttempt)),
+        sql`SELECT * FROM delivery_attempts WHERE event_id = ${eventId} ORDER BY series, attempt, seq`.pipe(
+          Effect.flatMap(attemptRows.all),
           Effect.orDie,
           Effect.withSpan("PgOutbox.attempts")
         ),
       forSubject: (subjectId) =>
-        sql<EventRow>`SELECT * FROM outbox_events WHERE subject_id = ${subjectId} ORDER BY seq`.pipe(
-          Effect.map((rows) => rows.map(toEvent)),
+        sql`SELECT * FROM outbox_events WHERE subject_id = ${subjectId} ORDER BY seq`.pipe(
+          Effect.flatMap(eventRows.all),
           Effect.orDie,
           Effect.withSpan("PgOutbox.forSubject")
         ),
@@ -100,17 +83,16 @@ export const PgOutboxLive = Layer.effect(
             ? sql`TRUE`
             : sql`seq < (SELECT seq FROM outbox_events WHERE id = ${cursor} AND subject_id = ${subjectId})`
           // One row past the page says whether another page follows.
-          const rows = yield* sql<EventRow>`SELECT * FROM outbox_events WHERE subject_id = ${subjectId} AND ${after}
+          const rows = yield* sql`SELECT * FROM outbox_events WHERE subject_id = ${subjectId} AND ${after}
             ORDER BY seq DESC LIMIT ${limit + 1}`
-          const events = rows.slice(0, limit).map(toEvent)
-          const attempts = events.length === 0 ? [] : yield* sql<AttemptRow>`SELECT * FROM delivery_attempts
-            WHERE ${sql.in("event_id", events.map((e) => e.id))} ORDER BY series, attempt, seq`
+          const events = yield* eventRows.all(rows.slice(0, limit))
+          const attempts = events.length === 0 ? [] : yield* sql`SELECT * FROM delivery_attempts
+            WHERE ${sql.in("event_id", events.map((e) => e.id))} ORDER BY series, attempt, seq`.pipe(
+              Effect.flatMap(attemptRows.all)
+            )
           const last = events[events.length - 1]
           return {
-            items: events.map((event) => ({
-              event,
-              attempts: attempts.filter((a) => a.event_id === event.id).map(toAttempt)
-            })),
+            items: events.map((event) => ({ event, attempts: attempts.filter((a) => a.eventId === event.id) })),
             nextCursor: rows.length > limit && last !== undefined ? last.id : null
           }
         }).pipe(Effect.orDie, Effect.withSpan("PgOutbox.deliveryLog"))

@@ -1,25 +1,20 @@
 // ProviderKeyStore on PostgreSQL: table provider_keys, one row per workspace and provider.
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
-import { ProviderKeyStore, type StoredProviderKey } from "../../domain/ports/provider-key-store.ts"
-import type { Provider } from "../../domain/provider-key.ts"
-import { isoText } from "./pg-values.ts"
+import { Effect, Layer, Schema } from "effect"
+import { ProviderKeyStore } from "../../domain/ports/provider-key-store.ts"
+import { Provider } from "../../domain/provider-key.ts"
+import { rowDecoder } from "./pg-rows.ts"
+import { IsoFromDate } from "./pg-values.ts"
 
-interface ProviderKeyRow {
-  readonly workspace_id: string
-  readonly provider: Provider
-  readonly sealed_key: string
-  readonly last_four: string
-  readonly created_at: Date
-}
+const ProviderKeyRow = Schema.Struct({
+  workspace_id: Schema.String,
+  provider: Provider,
+  sealed_key: Schema.String,
+  last_four: Schema.String,
+  created_at: IsoFromDate
+}).pipe(Schema.rename({ workspace_id: "workspaceId", sealed_key: "sealedKey", last_four: "lastFour", created_at: "createdAt" }))
 
-const toKey = (row: ProviderKeyRow): StoredProviderKey => ({
-  workspaceId: row.workspace_id,
-  provider: row.provider,
-  sealedKey: row.sealed_key,
-  lastFour: row.last_four,
-  createdAt: isoText(row.created_at)
-})
+const providerKeyRows = rowDecoder("provider_keys", ProviderKeyRow, ["workspace_id", "provider"])
 
 export const PgProviderKeyStoreLive = Layer.effect(
   ProviderKeyStore,
@@ -35,14 +30,14 @@ export const PgProviderKeyStoreLive = Layer.effect(
           Effect.withSpan("PgProviderKeyStore.put")
         ),
       get: (workspaceId, provider) =>
-        sql<ProviderKeyRow>`SELECT * FROM provider_keys WHERE workspace_id = ${workspaceId} AND provider = ${provider}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toKey)),
+        sql`SELECT * FROM provider_keys WHERE workspace_id = ${workspaceId} AND provider = ${provider}`.pipe(
+          Effect.flatMap(providerKeyRows.first),
           Effect.orDie,
           Effect.withSpan("PgProviderKeyStore.get")
         ),
       list: (workspaceId) =>
-        sql<ProviderKeyRow>`SELECT * FROM provider_keys WHERE workspace_id = ${workspaceId} ORDER BY provider COLLATE "C"`.pipe(
-          Effect.map((rows) => rows.map(toKey)),
+        sql`SELECT * FROM provider_keys WHERE workspace_id = ${workspaceId} ORDER BY provider COLLATE "C"`.pipe(
+          Effect.flatMap(providerKeyRows.all),
           Effect.orDie,
           Effect.withSpan("PgProviderKeyStore.list")
         ),

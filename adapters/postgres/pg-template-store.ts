@@ -1,35 +1,31 @@
 // TemplateStore on PostgreSQL: table caption_templates; ids come from the caption_template_ids sequence.
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
-import type { CaptionStyle } from "../../domain/captions.ts"
-import { type SavedTemplate, TemplateStore } from "../../domain/ports/template-store.ts"
-import { fromBigint, isoText, jsonText } from "./pg-values.ts"
+import { Effect, Layer, Schema } from "effect"
+import { CaptionStyle } from "../../domain/captions.ts"
+import { TemplateStore } from "../../domain/ports/template-store.ts"
+import { rowDecoder } from "./pg-rows.ts"
+import { IsoFromDate, jsonText, NumberFromBigint } from "./pg-values.ts"
 
-interface TemplateRow {
-  readonly id: number
-  readonly workspace_id: string
-  readonly name: string
-  readonly built_in: boolean
-  readonly style: CaptionStyle
-  readonly created_at: Date
-}
+const TemplateRow = Schema.Struct({
+  id: Schema.Number,
+  workspace_id: Schema.String,
+  name: Schema.String,
+  built_in: Schema.Boolean,
+  style: CaptionStyle,
+  created_at: IsoFromDate
+}).pipe(Schema.rename({ workspace_id: "workspaceId", built_in: "builtIn", created_at: "createdAt" }))
 
-const toTemplate = (row: TemplateRow): SavedTemplate => ({
-  id: row.id,
-  name: row.name,
-  builtIn: row.built_in,
-  style: row.style,
-  workspaceId: row.workspace_id,
-  createdAt: isoText(row.created_at)
-})
+const templateRows = rowDecoder("caption_templates", TemplateRow)
+const templateIdRows = rowDecoder("caption_template_ids", Schema.Struct({ id: NumberFromBigint }))
 
 export const PgTemplateStoreLive = Layer.effect(
   TemplateStore,
   Effect.map(SqlClient.SqlClient, (sql) =>
     TemplateStore.of({
       nextId: () =>
-        sql<{ readonly id: string }>`SELECT nextval('caption_template_ids') AS id`.pipe(
-          Effect.map((rows) => fromBigint(rows[0]!.id)),
+        sql`SELECT nextval('caption_template_ids') AS id`.pipe(
+          Effect.flatMap((rows) => templateIdRows.one(rows[0])),
+          Effect.map((row) => row.id),
           Effect.orDie,
           Effect.withSpan("PgTemplateStore.nextId")
         ),
@@ -41,14 +37,14 @@ export const PgTemplateStoreLive = Layer.effect(
           Effect.withSpan("PgTemplateStore.insert")
         ),
       list: (workspaceId) =>
-        sql<TemplateRow>`SELECT * FROM caption_templates WHERE workspace_id = ${workspaceId} ORDER BY id`.pipe(
-          Effect.map((rows) => rows.map(toTemplate)),
+        sql`SELECT * FROM caption_templates WHERE workspace_id = ${workspaceId} ORDER BY id`.pipe(
+          Effect.flatMap(templateRows.all),
           Effect.orDie,
           Effect.withSpan("PgTemplateStore.list")
         ),
       get: (workspaceId, id) =>
-        sql<TemplateRow>`SELECT * FROM caption_templates WHERE id = ${id} AND workspace_id = ${workspaceId}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toTemplate)),
+        sql`SELECT * FROM caption_templates WHERE id = ${id} AND workspace_id = ${workspaceId}`.pipe(
+          Effect.flatMap(templateRows.first),
           Effect.orDie,
           Effect.withSpan("PgTemplateStore.get")
         ),

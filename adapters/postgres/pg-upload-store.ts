@@ -1,36 +1,31 @@
 // UploadStore on PostgreSQL: table uploads. Lists page by keyset on (created_at, key).
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import type { MediaKind } from "../../domain/media-kinds.ts"
-import { type Upload, UploadStore } from "../../domain/ports/upload-store.ts"
+import { UploadStore } from "../../domain/ports/upload-store.ts"
 import { decodeListCursor, encodeListCursor } from "../video-list-cursor.ts"
-import { fromBigint, isoText } from "./pg-values.ts"
+import { rowDecoder } from "./pg-rows.ts"
+import { IsoFromDate, NumberFromBigint } from "./pg-values.ts"
 
-interface UploadRow {
-  readonly key: string
-  readonly workspace_id: string
-  readonly kind: MediaKind
-  readonly name: string
-  readonly content_type: string
-  readonly bytes: string
-  readonly width: number
-  readonly height: number
-  readonly duration_seconds: number | null
-  readonly created_at: Date
-}
+const UploadRow = Schema.Struct({
+  key: Schema.String,
+  workspace_id: Schema.String,
+  kind: Schema.Literal("image", "gif", "video") satisfies Schema.Schema<MediaKind>,
+  name: Schema.String,
+  content_type: Schema.String,
+  bytes: NumberFromBigint,
+  width: Schema.Number,
+  height: Schema.Number,
+  duration_seconds: Schema.NullOr(Schema.Number),
+  created_at: IsoFromDate
+}).pipe(Schema.rename({
+  workspace_id: "workspaceId",
+  content_type: "contentType",
+  duration_seconds: "durationSeconds",
+  created_at: "createdAt"
+}))
 
-const toUpload = (row: UploadRow): Upload => ({
-  key: row.key,
-  workspaceId: row.workspace_id,
-  kind: row.kind,
-  name: row.name,
-  contentType: row.content_type,
-  bytes: fromBigint(row.bytes),
-  width: row.width,
-  height: row.height,
-  durationSeconds: row.duration_seconds,
-  createdAt: isoText(row.created_at)
-})
+const uploadRows = rowDecoder("uploads", UploadRow, ["key"])
 
 export const PgUploadStoreLive = Layer.effect(
   UploadStore,
@@ -41,8 +36,8 @@ export const PgUploadStoreLive = Layer.effect(
           VALUES (${u.key}, ${u.workspaceId}, ${u.kind}, ${u.name}, ${u.contentType}, ${u.bytes}, ${u.width}, ${u.height},
             ${u.durationSeconds}, ${u.createdAt})`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgUploadStore.insert")),
       get: (workspaceId, key) =>
-        sql<UploadRow>`SELECT * FROM uploads WHERE key = ${key} AND workspace_id = ${workspaceId}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toUpload)),
+        sql`SELECT * FROM uploads WHERE key = ${key} AND workspace_id = ${workspaceId}`.pipe(
+          Effect.flatMap(uploadRows.first),
           Effect.orDie,
           Effect.withSpan("PgUploadStore.get")
         ),
@@ -54,16 +49,17 @@ export const PgUploadStoreLive = Layer.effect(
           sql`workspace_id = ${workspaceId}`,
           ...(after.value === undefined ? [] : [sql`(created_at, key) < (${after.value.createdAt}::timestamptz, ${after.value.id})`])
         ]
-        return sql<UploadRow>`SELECT * FROM uploads WHERE ${sql.and(conditions)}
+        return sql`SELECT * FROM uploads WHERE ${sql.and(conditions)}
           ORDER BY created_at DESC, key DESC LIMIT ${limit + 1}`.pipe(
-          Effect.map((rows) => {
-            const items = rows.slice(0, limit).map(toUpload)
-            const last = items.at(-1)
-            return {
-              items,
-              nextCursor: rows.length > limit && last !== undefined ? encodeListCursor({ createdAt: last.createdAt, id: last.key }) : null
-            }
-          }),
+          Effect.flatMap((rows) =>
+            Effect.map(uploadRows.all(rows.slice(0, limit)), (items) => {
+              const last = items.at(-1)
+              return {
+                items,
+                nextCursor: rows.length > limit && last !== undefined ? encodeListCursor({ createdAt: last.createdAt, id: last.key }) : null
+              }
+            })
+          ),
           Effect.orDie,
           Effect.withSpan("PgUploadStore.list")
         )

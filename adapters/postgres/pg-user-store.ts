@@ -1,48 +1,43 @@
 // UserStore on PostgreSQL: tables users, memberships and sessions.
-import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
-import { type MemberRole, type Session, type User, UserStore } from "../../domain/ports/user-store.ts"
-import { isoText } from "./pg-values.ts"
-import { toWorkspace, type WorkspaceRow } from "./pg-workspace-store.ts"
+import { SqlClient, type SqlConnection } from "@effect/sql"
+import { Effect, Layer, Schema } from "effect"
+import { type MemberRole, UserStore } from "../../domain/ports/user-store.ts"
+import { firstRow, rowDecoder } from "./pg-rows.ts"
+import { IsoFromDate } from "./pg-values.ts"
+import { workspaceRows } from "./pg-workspace-store.ts"
 
-interface UserRow {
-  readonly id: string
-  readonly email: string
-  readonly password_hash: string | null
-  readonly created_at: Date
-}
+const UserRow = Schema.Struct({
+  id: Schema.String,
+  email: Schema.String,
+  password_hash: Schema.NullOr(Schema.String),
+  created_at: IsoFromDate
+}).pipe(Schema.rename({ password_hash: "passwordHash", created_at: "createdAt" }))
 
-const toUser = (row: UserRow): User => ({
-  id: row.id,
-  email: row.email,
-  passwordHash: row.password_hash,
-  createdAt: isoText(row.created_at)
-})
+const SessionRow = Schema.Struct({
+  hash: Schema.String,
+  user_id: Schema.String,
+  created_at: IsoFromDate,
+  expires_at: IsoFromDate
+}).pipe(Schema.rename({ user_id: "userId", created_at: "createdAt", expires_at: "expiresAt" }))
 
-interface SessionRow {
-  readonly hash: string
-  readonly user_id: string
-  readonly created_at: Date
-  readonly expires_at: Date
-}
+/** A session's user in a join: its columns, with a `user_` prefix where they would collide with the session's. */
+const JoinedUserRow = Schema.Struct({
+  user_id: Schema.String,
+  email: Schema.String,
+  password_hash: Schema.NullOr(Schema.String),
+  user_created_at: IsoFromDate
+}).pipe(Schema.rename({ user_id: "id", password_hash: "passwordHash", user_created_at: "createdAt" }))
 
-const toSession = (row: SessionRow): Session => ({
-  hash: row.hash,
-  userId: row.user_id,
-  createdAt: isoText(row.created_at),
-  expiresAt: isoText(row.expires_at)
-})
+const userRows = rowDecoder("users", UserRow)
+const sessionRows = rowDecoder("sessions", SessionRow, ["hash"])
+const joinedUserRows = rowDecoder("users", JoinedUserRow, ["user_id"])
+/** A membership's role, joined to its workspace's row (`w.*`). */
+const roleRows = rowDecoder("memberships", Schema.Struct({ role: Schema.Literal("owner", "member") satisfies Schema.Schema<MemberRole> }))
 
-/** A session row joined to its user's columns, which take a `user_` prefix where they would collide. */
-interface SessionWithUserRow extends SessionRow {
-  readonly email: string
-  readonly password_hash: string | null
-  readonly user_created_at: Date
-}
+const sessionWithUser = (row: SqlConnection.Row) => Effect.all({ session: sessionRows.one(row), user: joinedUserRows.one(row) })
 
-interface MemberWorkspaceRow extends WorkspaceRow {
-  readonly role: MemberRole
-}
+const memberWorkspace = (row: SqlConnection.Row) =>
+  Effect.all({ workspace: workspaceRows.one(row), role: Effect.map(roleRows.one(row), (member) => member.role) })
 
 export const PgUserStoreLive = Layer.effect(
   UserStore,
@@ -62,15 +57,15 @@ export const PgUserStoreLive = Layer.effect(
           Effect.withSpan("PgUserStore.updateUser")
         ),
       getUser: (id) =>
-        sql<UserRow>`SELECT * FROM users WHERE id = ${id}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toUser)),
+        sql`SELECT * FROM users WHERE id = ${id}`.pipe(
+          Effect.flatMap(userRows.first),
           Effect.orDie,
           Effect.withSpan("PgUserStore.getUser")
         ),
       // Lower-cased here rather than with SQL lower(), so that both adapters fold case the same way.
       findUserByEmail: (email) =>
-        sql<UserRow>`SELECT * FROM users WHERE email = ${email.toLowerCase()}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toUser)),
+        sql`SELECT * FROM users WHERE email = ${email.toLowerCase()}`.pipe(
+          Effect.flatMap(userRows.first),
           Effect.orDie,
           Effect.withSpan("PgUserStore.findUserByEmail")
         ),
@@ -85,9 +80,9 @@ export const PgUserStoreLive = Layer.effect(
         ),
       // "C" collation: names sort in code-unit order, as the memory adapter sorts them.
       workspacesOf: (userId) =>
-        sql<MemberWorkspaceRow>`SELECT w.*, m.role FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
+        sql`SELECT w.*, m.role FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
           WHERE m.user_id = ${userId} ORDER BY w.name COLLATE "C", w.id COLLATE "C"`.pipe(
-          Effect.map((rows) => rows.map((row) => ({ workspace: toWorkspace(row), role: row.role }))),
+          Effect.flatMap((rows) => Effect.forEach(rows, memberWorkspace)),
           Effect.orDie,
           Effect.withSpan("PgUserStore.workspacesOf")
         ),
@@ -99,19 +94,9 @@ export const PgUserStoreLive = Layer.effect(
           Effect.withSpan("PgUserStore.insertSession")
         ),
       findSession: (hash) =>
-        sql<SessionWithUserRow>`SELECT s.*, u.email, u.password_hash, u.created_at AS user_created_at
+        sql`SELECT s.*, u.email, u.password_hash, u.created_at AS user_created_at
           FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.hash = ${hash}`.pipe(
-          Effect.map((rows) =>
-            Option.map(Option.fromNullable(rows[0]), (row) => ({
-              session: toSession(row),
-              user: toUser({
-                id: row.user_id,
-                email: row.email,
-                password_hash: row.password_hash,
-                created_at: row.user_created_at
-              })
-            }))
-          ),
+          Effect.flatMap((rows) => firstRow(rows, sessionWithUser)),
           Effect.orDie,
           Effect.withSpan("PgUserStore.findSession")
         ),

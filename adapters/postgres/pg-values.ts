@@ -1,4 +1,7 @@
-// Conversions between record fields and what node-pg sends and returns for our column types.
+// Conversions between record fields and what node-pg sends and returns for our column types: helpers that
+// write parameters, Schemas that decode columns (rows are decoded whole: see pg-rows.ts).
+import { Schema } from "effect"
+import { IntegerFromText } from "../../domain/integer-text.ts"
 
 /**
  * A json/jsonb parameter. Passed as text: node-pg would turn a JS array into a Postgres array literal,
@@ -10,11 +13,14 @@ export const jsonText = (value: unknown): string => JSON.stringify(value ?? null
 export const jsonTextOrNull = (value: unknown): string | null => value === null ? null : jsonText(value)
 
 /** timestamptz arrives as a Date; records carry ISO 8601 UTC strings with milliseconds. */
-export const isoText = (value: Date): string => value.toISOString()
+export const IsoFromDate = Schema.transform(Schema.ValidDateFromSelf, Schema.String, {
+  strict: true,
+  decode: (date) => date.toISOString(),
+  encode: (iso) => new Date(iso)
+})
 
-export const isoTextOrNull = (value: Date | null): string | null => value === null ? null : isoText(value)
-
-/** bigint and numeric arrive as strings (to lose no precision); ours are within a double's exact range. */
-export const fromBigint = (value: string): number => Number(value)
-
-export const fromBigintOrNull = (value: string | null): number | null => value === null ? null : Number(value)
+/**
+ * bigint arrives as a string (to lose no precision); ours are within a double's exact range, which the
+ * schema checks (at most 15 digits).
+ */
+export const NumberFromBigint = IntegerFromText

@@ -1,79 +1,70 @@
 // VideoStore on PostgreSQL: tables videos, video_words, video_projects and video_caption_edits. Lists page by keyset on (created_at, id).
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
-import type { CaptionEdits, StyleAdjustments } from "../../domain/caption-edits.ts"
-import type { TimedWord } from "../../domain/captions.ts"
-import type { GeneratedProject } from "../../domain/generated-project.ts"
+import { Effect, Layer, Option, Schema } from "effect"
+import { LineStarts, StyleAdjustments } from "../../domain/caption-edits.ts"
+import { TimedWord } from "../../domain/captions.ts"
+import { GeneratedProject } from "../../domain/generated-project.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
-import type { RenderOptions } from "../../domain/rules.ts"
-import type { ExportState, VideoRecord } from "../../domain/video.ts"
-import { isoText, isoTextOrNull, jsonText, jsonTextOrNull } from "./pg-values.ts"
+import { RenderOptions } from "../../domain/rules.ts"
+import { ExportState, Status, Step, VideoKind } from "../../domain/video.ts"
+import { rowDecoder } from "./pg-rows.ts"
+import { IsoFromDate, jsonText, jsonTextOrNull } from "./pg-values.ts"
 import { decodeListCursor, encodeListCursor } from "../video-list-cursor.ts"
 
-interface CaptionEditsRow {
-  readonly revision: number
-  readonly line_starts: ReadonlyArray<number> | null
-  readonly style: StyleAdjustments
-}
+const VideoRow = Schema.Struct({
+  id: Schema.String,
+  workspace_id: Schema.String,
+  kind: VideoKind,
+  status: Status,
+  step: Step,
+  render: Schema.Boolean,
+  render_options: Schema.NullOr(RenderOptions),
+  template_id: Schema.Number,
+  created_at: IsoFromDate,
+  updated_at: IsoFromDate,
+  editor_token: Schema.String,
+  webhook_url: Schema.NullOr(Schema.String),
+  work: Schema.Number,
+  generated: Schema.Boolean,
+  source_url: Schema.NullOr(Schema.String),
+  source_file_id: Schema.NullOr(Schema.String),
+  video_file_id: Schema.NullOr(Schema.String),
+  thumbnail_file_id: Schema.NullOr(Schema.String),
+  duration_seconds: Schema.NullOr(Schema.Number),
+  width: Schema.NullOr(Schema.Number),
+  height: Schema.NullOr(Schema.Number),
+  error: Schema.NullOr(Schema.String),
+  export: Schema.NullOr(ExportState),
+  media_deleted_at: Schema.NullOr(IsoFromDate),
+  replaced_file_ids: Schema.Array(Schema.String)
+}).pipe(Schema.rename({
+  workspace_id: "workspaceId",
+  render_options: "renderOptions",
+  template_id: "templateId",
+  created_at: "createdAt",
+  updated_at: "updatedAt",
+  editor_token: "editorToken",
+  webhook_url: "webhookUrl",
+  source_url: "sourceUrl",
+  source_file_id: "sourceFileId",
+  video_file_id: "videoFileId",
+  thumbnail_file_id: "thumbnailFileId",
+  duration_seconds: "durationSeconds",
+  media_deleted_at: "mediaDeletedAt",
+  replaced_file_ids: "replacedFileIds"
+}))
 
-interface VideoRow {
-  readonly id: string
-  readonly workspace_id: string
-  readonly kind: VideoRecord["kind"]
-  readonly status: VideoRecord["status"]
-  readonly step: VideoRecord["step"]
-  readonly render: boolean
-  readonly render_options: RenderOptions | null
-  readonly template_id: number
-  readonly created_at: Date
-  readonly updated_at: Date
-  readonly editor_token: string
-  readonly webhook_url: string | null
-  readonly work: number
-  readonly generated: boolean
-  readonly source_url: string | null
-  readonly source_file_id: string | null
-  readonly video_file_id: string | null
-  readonly thumbnail_file_id: string | null
-  readonly duration_seconds: number | null
-  readonly width: number | null
-  readonly height: number | null
-  readonly error: string | null
-  readonly export: ExportState | null
-  readonly media_deleted_at: Date | null
-  readonly replaced_file_ids: ReadonlyArray<string>
-}
+const CaptionEditsRow = Schema.Struct({
+  revision: Schema.Number,
+  line_starts: LineStarts,
+  style: StyleAdjustments
+}).pipe(Schema.rename({ line_starts: "lineStarts" }))
 
-const toVideo = (row: VideoRow): VideoRecord => ({
-  id: row.id,
-  workspaceId: row.workspace_id,
-  kind: row.kind,
-  status: row.status,
-  step: row.step,
-  render: row.render,
-  renderOptions: row.render_options,
-  templateId: row.template_id,
-  createdAt: isoText(row.created_at),
-  updatedAt: isoText(row.updated_at),
-  editorToken: row.editor_token,
-  webhookUrl: row.webhook_url,
-  work: row.work,
-  generated: row.generated,
-  sourceUrl: row.source_url,
-  sourceFileId: row.source_file_id,
-  videoFileId: row.video_file_id,
-  thumbnailFileId: row.thumbnail_file_id,
-  durationSeconds: row.duration_seconds,
-  width: row.width,
-  height: row.height,
-  error: row.error,
-  export: row.export,
-  mediaDeletedAt: isoTextOrNull(row.media_deleted_at),
-  replacedFileIds: row.replaced_file_ids
-})
-
-const oneVideo = (rows: ReadonlyArray<VideoRow>) => Option.map(Option.fromNullable(rows[0]), toVideo)
-
+const videoRows = rowDecoder("videos", VideoRow)
+// Read by video id without selecting it: the defects of these rows name no row.
+const wordsRows = rowDecoder("video_words", Schema.Struct({ words: Schema.Array(TimedWord) }))
+const projectRows = rowDecoder("video_projects", Schema.Struct({ project: GeneratedProject }))
+const captionEditsRows = rowDecoder("video_caption_edits", CaptionEditsRow)
 
 export const PgVideoStoreLive = Layer.effect(
   VideoStore,
@@ -93,26 +84,26 @@ export const PgVideoStoreLive = Layer.effect(
           Effect.withSpan("PgVideoStore.insert")
         ),
       get: (workspaceId, id) =>
-        sql<VideoRow>`SELECT * FROM videos WHERE id = ${id} AND workspace_id = ${workspaceId}`.pipe(
-          Effect.map(oneVideo),
+        sql`SELECT * FROM videos WHERE id = ${id} AND workspace_id = ${workspaceId}`.pipe(
+          Effect.flatMap(videoRows.first),
           Effect.orDie,
           Effect.withSpan("PgVideoStore.get")
         ),
       getById: (id) =>
-        sql<VideoRow>`SELECT * FROM videos WHERE id = ${id}`.pipe(
-          Effect.map(oneVideo),
+        sql`SELECT * FROM videos WHERE id = ${id}`.pipe(
+          Effect.flatMap(videoRows.first),
           Effect.orDie,
           Effect.withSpan("PgVideoStore.getById")
         ),
       getForUpdate: (id) =>
-        sql<VideoRow>`SELECT * FROM videos WHERE id = ${id} FOR UPDATE`.pipe(
-          Effect.map(oneVideo),
+        sql`SELECT * FROM videos WHERE id = ${id} FOR UPDATE`.pipe(
+          Effect.flatMap(videoRows.first),
           Effect.orDie,
           Effect.withSpan("PgVideoStore.getForUpdate")
         ),
       findByEditorToken: (token) =>
-        sql<VideoRow>`SELECT * FROM videos WHERE editor_token = ${token}`.pipe(
-          Effect.map(oneVideo),
+        sql`SELECT * FROM videos WHERE editor_token = ${token}`.pipe(
+          Effect.flatMap(videoRows.first),
           Effect.orDie,
           Effect.withSpan("PgVideoStore.findByEditorToken")
         ),
@@ -141,13 +132,14 @@ export const PgVideoStoreLive = Layer.effect(
             : [sql`(created_at, id) < (${after.value.createdAt}::timestamptz, ${after.value.id})`])
         ]
         // One row past the page says whether another page follows.
-        return sql<VideoRow>`SELECT * FROM videos WHERE ${sql.and(conditions)}
+        return sql`SELECT * FROM videos WHERE ${sql.and(conditions)}
           ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`.pipe(
-          Effect.map((rows) => {
-            const items = rows.slice(0, limit).map(toVideo)
-            const last = items[items.length - 1]
-            return { items, nextCursor: rows.length > limit && last !== undefined ? encodeListCursor(last) : null }
-          }),
+          Effect.flatMap((rows) =>
+            Effect.map(videoRows.all(rows.slice(0, limit)), (items) => {
+              const last = items[items.length - 1]
+              return { items, nextCursor: rows.length > limit && last !== undefined ? encodeListCursor(last) : null }
+            })
+          ),
           Effect.orDie,
           Effect.withSpan("PgVideoStore.list")
         )
@@ -160,9 +152,10 @@ export const PgVideoStoreLive = Layer.effect(
           Effect.withSpan("PgVideoStore.saveWords")
         ),
       getWords: (videoId) =>
-        sql<{ readonly words: ReadonlyArray<TimedWord> }>`SELECT words FROM video_words WHERE video_id = ${videoId}`
+        sql`SELECT words FROM video_words WHERE video_id = ${videoId}`
           .pipe(
-            Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.words)),
+            Effect.flatMap(wordsRows.first),
+            Effect.map(Option.map((row) => row.words)),
             Effect.orDie,
             Effect.withSpan("PgVideoStore.getWords")
           ),
@@ -174,8 +167,9 @@ export const PgVideoStoreLive = Layer.effect(
           Effect.withSpan("PgVideoStore.saveProject")
         ),
       getProject: (videoId) =>
-        sql<{ readonly project: GeneratedProject }>`SELECT project FROM video_projects WHERE video_id = ${videoId}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.project)),
+        sql`SELECT project FROM video_projects WHERE video_id = ${videoId}`.pipe(
+          Effect.flatMap(projectRows.first),
+          Effect.map(Option.map((row) => row.project)),
           Effect.orDie,
           Effect.withSpan("PgVideoStore.getProject")
         ),
@@ -188,10 +182,8 @@ export const PgVideoStoreLive = Layer.effect(
           Effect.withSpan("PgVideoStore.saveCaptionEdits")
         ),
       getCaptionEdits: (videoId) =>
-        sql<CaptionEditsRow>`SELECT revision, line_starts, style FROM video_caption_edits WHERE video_id = ${videoId}`.pipe(
-          Effect.map((rows) =>
-            Option.map(Option.fromNullable(rows[0]), (row): CaptionEdits => ({ revision: row.revision, lineStarts: row.line_starts, style: row.style }))
-          ),
+        sql`SELECT revision, line_starts, style FROM video_caption_edits WHERE video_id = ${videoId}`.pipe(
+          Effect.flatMap(captionEditsRows.first),
           Effect.orDie,
           Effect.withSpan("PgVideoStore.getCaptionEdits")
         )

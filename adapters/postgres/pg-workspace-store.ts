@@ -1,97 +1,83 @@
 // WorkspaceStore on PostgreSQL: tables workspaces and api_tokens.
-import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
-import type { Plan } from "../../domain/plans.ts"
-import { type ApiToken, type TokenWithWorkspace, type Workspace, WorkspaceStore } from "../../domain/ports/workspace-store.ts"
-import { isoText, isoTextOrNull } from "./pg-values.ts"
+import { SqlClient, type SqlConnection } from "@effect/sql"
+import { Effect, Layer, Schema } from "effect"
+import { Plan } from "../../domain/plans.ts"
+import { WorkspaceStore } from "../../domain/ports/workspace-store.ts"
+import { firstRow, rowDecoder } from "./pg-rows.ts"
+import { IsoFromDate } from "./pg-values.ts"
 
-export interface WorkspaceRow {
-  readonly id: string
-  readonly name: string
-  readonly owner_email: string
-  readonly plan: Plan
-  readonly byok: boolean
-  readonly last_template_id: number | null
-  readonly webhook_secret: string | null
-  readonly created_at: Date
-}
+const WorkspaceRow = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  owner_email: Schema.String,
+  plan: Plan,
+  byok: Schema.Boolean,
+  last_template_id: Schema.NullOr(Schema.Number),
+  webhook_secret: Schema.NullOr(Schema.String),
+  created_at: IsoFromDate
+}).pipe(Schema.rename({
+  owner_email: "ownerEmail",
+  last_template_id: "lastTemplateId",
+  webhook_secret: "webhookSecret",
+  created_at: "createdAt"
+}))
 
-export const toWorkspace = (row: WorkspaceRow): Workspace => ({
-  id: row.id,
-  name: row.name,
-  ownerEmail: row.owner_email,
-  plan: row.plan,
-  byok: row.byok,
-  lastTemplateId: row.last_template_id,
-  webhookSecret: row.webhook_secret,
-  createdAt: isoText(row.created_at)
-})
+/** Rows of workspaces (`SELECT *`, or `w.*` in a join). */
+export const workspaceRows = rowDecoder("workspaces", WorkspaceRow)
 
-interface TokenRow {
-  readonly id: string
-  readonly workspace_id: string
-  readonly hash: string
-  readonly label: string
-  readonly created_at: Date
-  readonly revoked_at: Date | null
-}
-
-const toToken = (row: TokenRow): ApiToken => ({
-  id: row.id,
-  workspaceId: row.workspace_id,
-  hash: row.hash,
-  label: row.label,
-  createdAt: isoText(row.created_at),
-  revokedAt: isoTextOrNull(row.revoked_at)
-})
-
-/** A workspace's columns in a join, each with a `workspace_` prefix; its id is the joined row's `workspace_id`. */
-export interface JoinedWorkspaceColumns {
-  readonly workspace_id: string
-  readonly workspace_name: string
-  readonly workspace_owner_email: string
-  readonly workspace_plan: Plan
-  readonly workspace_byok: boolean
-  readonly workspace_last_template_id: number | null
-  readonly workspace_webhook_secret: string | null
-  readonly workspace_created_at: Date
-}
-
-/** The select list that yields `JoinedWorkspaceColumns` from a join whose workspaces table is aliased `w`. */
+/** The select list of a join's workspace columns (`w`), each with a `workspace_` prefix; `joinedWorkspaceRows` decodes them. */
 export const JOINED_WORKSPACE_COLUMNS = `w.name AS workspace_name, w.owner_email AS workspace_owner_email,
   w.plan AS workspace_plan, w.byok AS workspace_byok, w.last_template_id AS workspace_last_template_id,
   w.webhook_secret AS workspace_webhook_secret, w.created_at AS workspace_created_at`
 
-export const joinedWorkspace = (row: JoinedWorkspaceColumns): Workspace =>
-  toWorkspace({
-    id: row.workspace_id,
-    name: row.workspace_name,
-    owner_email: row.workspace_owner_email,
-    plan: row.workspace_plan,
-    byok: row.workspace_byok,
-    last_template_id: row.workspace_last_template_id,
-    webhook_secret: row.workspace_webhook_secret,
-    created_at: row.workspace_created_at
-  })
+/** A workspace in a join: `JOINED_WORKSPACE_COLUMNS`, and its id as the joined row's `workspace_id`. */
+const JoinedWorkspaceRow = Schema.Struct({
+  workspace_id: Schema.String,
+  workspace_name: Schema.String,
+  workspace_owner_email: Schema.String,
+  workspace_plan: Plan,
+  workspace_byok: Schema.Boolean,
+  workspace_last_template_id: Schema.NullOr(Schema.Number),
+  workspace_webhook_secret: Schema.NullOr(Schema.String),
+  workspace_created_at: IsoFromDate
+}).pipe(Schema.rename({
+  workspace_id: "id",
+  workspace_name: "name",
+  workspace_owner_email: "ownerEmail",
+  workspace_plan: "plan",
+  workspace_byok: "byok",
+  workspace_last_template_id: "lastTemplateId",
+  workspace_webhook_secret: "webhookSecret",
+  workspace_created_at: "createdAt"
+}))
 
-const toTokenWithWorkspace = (row: TokenRow & JoinedWorkspaceColumns): TokenWithWorkspace => ({
-  token: toToken(row),
-  workspace: joinedWorkspace(row)
-})
+export const joinedWorkspaceRows = rowDecoder("workspaces", JoinedWorkspaceRow, ["workspace_id"])
+
+const TokenRow = Schema.Struct({
+  id: Schema.String,
+  workspace_id: Schema.String,
+  hash: Schema.String,
+  label: Schema.String,
+  created_at: IsoFromDate,
+  revoked_at: Schema.NullOr(IsoFromDate)
+}).pipe(Schema.rename({ workspace_id: "workspaceId", created_at: "createdAt", revoked_at: "revokedAt" }))
+
+const tokenRows = rowDecoder("api_tokens", TokenRow)
+
+const tokenWithWorkspace = (row: SqlConnection.Row) =>
+  Effect.all({ token: tokenRows.one(row), workspace: joinedWorkspaceRows.one(row) })
 
 export const PgWorkspaceStoreLive = Layer.effect(
   WorkspaceStore,
-  Effect.map(SqlClient.SqlClient, (sql) => {
-    const oneWorkspace = (rows: ReadonlyArray<WorkspaceRow>) => Option.map(Option.fromNullable(rows[0]), toWorkspace)
-    const oneToken = (rows: ReadonlyArray<TokenRow>) => Option.map(Option.fromNullable(rows[0]), toToken)
-    return WorkspaceStore.of({
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    WorkspaceStore.of({
       insert: (w) =>
         sql`INSERT INTO workspaces (id, name, owner_email, plan, byok, last_template_id, webhook_secret, created_at)
           VALUES (${w.id}, ${w.name}, ${w.ownerEmail}, ${w.plan}, ${w.byok}, ${w.lastTemplateId}, ${w.webhookSecret},
             ${w.createdAt})`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgWorkspaceStore.insert")),
       get: (id) =>
-        sql<WorkspaceRow>`SELECT * FROM workspaces WHERE id = ${id}`.pipe(
-          Effect.map(oneWorkspace),
+        sql`SELECT * FROM workspaces WHERE id = ${id}`.pipe(
+          Effect.flatMap(workspaceRows.first),
           Effect.orDie,
           Effect.withSpan("PgWorkspaceStore.get")
         ),
@@ -101,10 +87,10 @@ export const PgWorkspaceStoreLive = Layer.effect(
           WHERE id = ${w.id}`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgWorkspaceStore.update")),
       // "C" collation: ids in code-unit order, as the memory adapter sorts them.
       listCreatedBefore: ({ afterId, createdBefore, limit }) =>
-        sql<WorkspaceRow>`SELECT * FROM workspaces
+        sql`SELECT * FROM workspaces
           WHERE created_at < ${createdBefore} AND (${afterId}::text IS NULL OR id COLLATE "C" > ${afterId})
           ORDER BY id COLLATE "C" LIMIT ${limit}`.pipe(
-          Effect.map((rows) => rows.map(toWorkspace)),
+          Effect.flatMap(workspaceRows.all),
           Effect.orDie,
           Effect.withSpan("PgWorkspaceStore.listCreatedBefore")
         ),
@@ -116,21 +102,21 @@ export const PgWorkspaceStoreLive = Layer.effect(
           Effect.withSpan("PgWorkspaceStore.insertToken")
         ),
       findTokenByHash: (hash) =>
-        sql<TokenRow>`SELECT * FROM api_tokens WHERE hash = ${hash}`.pipe(
-          Effect.map(oneToken),
+        sql`SELECT * FROM api_tokens WHERE hash = ${hash}`.pipe(
+          Effect.flatMap(tokenRows.first),
           Effect.orDie,
           Effect.withSpan("PgWorkspaceStore.findTokenByHash")
         ),
       findTokenWithWorkspace: (hash) =>
-        sql<TokenRow & JoinedWorkspaceColumns>`SELECT t.*, ${sql.literal(JOINED_WORKSPACE_COLUMNS)}
+        sql`SELECT t.*, ${sql.literal(JOINED_WORKSPACE_COLUMNS)}
           FROM api_tokens t JOIN workspaces w ON w.id = t.workspace_id WHERE t.hash = ${hash}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toTokenWithWorkspace)),
+          Effect.flatMap((rows) => firstRow(rows, tokenWithWorkspace)),
           Effect.orDie,
           Effect.withSpan("PgWorkspaceStore.findTokenWithWorkspace")
         ),
       getToken: (id) =>
-        sql<TokenRow>`SELECT * FROM api_tokens WHERE id = ${id}`.pipe(
-          Effect.map(oneToken),
+        sql`SELECT * FROM api_tokens WHERE id = ${id}`.pipe(
+          Effect.flatMap(tokenRows.first),
           Effect.orDie,
           Effect.withSpan("PgWorkspaceStore.getToken")
         ),
@@ -141,6 +127,5 @@ export const PgWorkspaceStoreLive = Layer.effect(
           Effect.orDie,
           Effect.withSpan("PgWorkspaceStore.revokeToken")
         )
-    })
-  })
+    }))
 )

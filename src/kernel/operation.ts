@@ -14,6 +14,13 @@ export interface HttpSurface {
   readonly path: `/${string}`
 }
 
+/** A file a client sent with the request (a multipart part, a CLI `--file`), stored on local disk. */
+export interface UploadedFile {
+  readonly path: string
+  readonly name: string
+  readonly contentType: string
+}
+
 /** An operation but for the errors it declares: `operation()` checks those against `handle`. */
 export interface OperationBody<
   Name extends string,
@@ -22,7 +29,8 @@ export interface OperationBody<
   Out,
   OutEncoded,
   E extends DomainError,
-  R
+  R,
+  Idempotent extends boolean = boolean
 > {
   readonly name: Name
   readonly summary: string
@@ -43,9 +51,17 @@ export interface OperationBody<
   /** CLI verb, when the CLI offers it. */
   readonly cli: string | null
   /** Whether a create may be retried safely with an `Idempotency-Key`. */
-  readonly idempotent: boolean
+  readonly idempotent: Idempotent
   readonly handle: (
     input: Schema.Struct.Type<Path> & Schema.Struct.Type<Payload>
+  ) => Effect.Effect<Out, E, R | CurrentWorkspace>
+  /**
+   * When a client may send a file in place of the `url` field (over HTTP a multipart form whose other
+   * fields are text, derived from `payload`; the CLI's `--file`): how the operation starts from it.
+   */
+  readonly upload?: (
+    file: UploadedFile,
+    input: Omit<Schema.Struct.Type<Path> & Schema.Struct.Type<Payload>, "url">
   ) => Effect.Effect<Out, E, R | CurrentWorkspace>
 }
 
@@ -56,13 +72,37 @@ export interface Operation<
   Out,
   OutEncoded,
   E extends DomainError,
-  R
-> extends OperationBody<Name, Path, Payload, Out, OutEncoded, E, R> {
+  R,
+  Idempotent extends boolean = boolean
+> extends OperationBody<Name, Path, Payload, Out, OutEncoded, E, R, Idempotent> {
   /** The domain errors `handle` may fail with; each surface answers these (HTTP: api-error.ts). */
   readonly errors: ReadonlyArray<E["_tag"]>
 }
 
-export type AnyOperation = Operation<string, any, any, any, any, any, any>
+/** A Struct of any fields, as a surface walks it: its fields by name and the Schema that decodes them. */
+export type AnyStruct = Schema.Schema.AnyNoContext & { readonly fields: Schema.Struct.Fields }
+
+/**
+ * Any operation needing at most the services `R`, as the surfaces hold the catalogue. Its input is what
+ * its own `path` and `payload` Schemas decoded, which every surface does before calling `handle` (so the
+ * method's parameter is the decoded record rather than one operation's type).
+ */
+export interface AnyOperation<R = unknown> {
+  readonly name: string
+  readonly summary: string
+  readonly description: string
+  readonly path: AnyStruct
+  readonly payload: AnyStruct
+  readonly output: Schema.Schema.AnyNoContext
+  readonly http: HttpSurface
+  readonly access: "workspace" | "admin"
+  readonly tool: string | null
+  readonly cli: string | null
+  readonly idempotent: boolean
+  readonly errors: ReadonlyArray<ErrorTag>
+  handle(input: Readonly<Record<string, unknown>>): Effect.Effect<unknown, DomainError, R>
+  upload?(file: UploadedFile, input: Readonly<Record<string, unknown>>): Effect.Effect<unknown, DomainError, R>
+}
 
 /**
  * What `operation()` gives back: the operation, or (when its `errors` leave out a tag its handler can fail
@@ -81,10 +121,11 @@ export function operation<
   OutEncoded,
   E extends DomainError,
   R,
+  const Idempotent extends boolean,
   const Declared extends ReadonlyArray<ErrorTag>
 >(
-  op: OperationBody<Name, Path, Payload, Out, OutEncoded, E, R> & { readonly errors: Declared }
-): CheckedOperation<Operation<Name, Path, Payload, Out, OutEncoded, E, R>, E, Declared>
+  op: OperationBody<Name, Path, Payload, Out, OutEncoded, E, R, Idempotent> & { readonly errors: Declared }
+): CheckedOperation<Operation<Name, Path, Payload, Out, OutEncoded, E, R, Idempotent>, E, Declared>
 export function operation(op: object): object {
   return op
 }

@@ -24,3 +24,13 @@ export const presentVideo = (video: VideoRecord): Effect.Effect<Video, never, Fi
       thumbnailUrl: yield* fileLink(video.thumbnailFileId)
     })
   })
+
+/** The reply of every video create: the new video, processing, and its link in the editor. */
+export const createdVideo = (video: VideoRecord) =>
+  Effect.map(ServiceConfig, ({ baseUrl }) => ({
+    id: video.id,
+    status: video.status,
+    render: video.render,
+    createdAt: video.createdAt,
+    editorUrl: editorUrl(baseUrl, video.editorToken)
+  }))

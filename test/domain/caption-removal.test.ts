@@ -11,7 +11,8 @@ import {
   newCaptionRemoval,
   presentRemoval,
   type RemovalEvent,
-  type RemovalStep
+  type RemovalStep,
+  removalTransition
 } from "../../domain/caption-removal.ts"
 import type { TextRegion } from "../../domain/text-regions.ts"
 
@@ -194,6 +195,17 @@ describe("applyRemovalEvent", () => {
       expect(refusal(done, event)).toBe("the removal is completed")
       expect(refusal(gone, event)).toBe("the removal is failed")
     }
+  })
+})
+
+describe("removalTransition", () => {
+  it("asks for one end event when the removal ends, and for nothing on the way", () => {
+    const found = run(create(), ...detected([caption]))
+    const effectsOf = (removal: CaptionRemovalRecord, event: RemovalEvent) => Either.getOrThrow(removalTransition(removal, event)).effects
+    expect(effectsOf(create(), step("fetching_source", 1))).toEqual([])
+    expect(effectsOf(found, completed(8))).toEqual([{ _tag: "Emit", event: "caption_removal.completed", dedupeKey: ID }])
+    expect(effectsOf(found, failed(8, 2))).toEqual([{ _tag: "Emit", event: "caption_removal.failed", dedupeKey: ID }])
+    expect(Either.isLeft(removalTransition(run(found, completed(8)), failed(9, 0)))).toBe(true)
   })
 })
 

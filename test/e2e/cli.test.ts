@@ -1,8 +1,16 @@
 // The CLI as a user runs it: a separate process talking to the running service.
+import { execFile } from "node:child_process"
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ADMIN_TOKEN, startApp, type TestApp } from "../support/app.ts"
 import { runCli } from "../support/cli.ts"
+import { makeSpokenClip } from "../support/clips.ts"
 import { call } from "../support/http-client.ts"
+
+const run = promisify(execFile)
 
 let app: TestApp
 
@@ -53,8 +61,38 @@ describe("reelwright CLI", () => {
     // A command's --help shows that command's fields and sends nothing (no token needed).
     const help = await cli(["edit-captions", "--help"])
     expect(help.code).toBe(0)
-    expect(help.stdout).toContain("--id --words --lineStarts --templateId --adjustments --revision")
+    expect(help.stdout).toContain("edit-captions --id text [--words text] [--lineStarts text] [--templateId text] [--adjustments text] [--revision text]")
     expect(help.stdout).not.toContain("workspace:create")
+  })
+
+  it("refuses unknown flags and values of the wrong form, takes text as text, and says its version", async () => {
+    const { token } = await app.createWorkspace()
+    const env = { REELWRIGHT_TOKEN: token }
+    const unknownFlag = await cli(["list", "--limt", "5"], env)
+    expect(unknownFlag.code).toBe(2)
+    expect(unknownFlag.stderr).toContain("--limt")
+    const notANumber = await cli(["list", "--limit", "five"], env)
+    expect(notANumber.code).toBe(1)
+    expect(notANumber.stderr).toContain("--limit")
+    // A name that looks like a number stays the text it was typed as.
+    const created = await cli(["workspace:create", "--name", "1234", "--ownerEmail", "n@acme.test"], { ADMIN_TOKEN })
+    expect(created.code).toBe(0)
+    const { workspaceId } = JSON.parse(created.stdout) as { workspaceId: string }
+    expect(workspaceId).toMatch(/^[0-9a-f-]{36}$/)
+    const version = await cli(["--version"])
+    expect(version.code).toBe(0)
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
+  })
+
+  it("uploads a local file with --file through the multipart form", async () => {
+    const { token } = await app.createWorkspace()
+    const dir = await mkdtemp(join(tmpdir(), "cli-upload-"))
+    const picture = join(dir, "card.png")
+    await run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=red:s=64x48", "-frames:v", "1", picture])
+    const uploaded = await cli(["upload", "--file", picture], { REELWRIGHT_TOKEN: token })
+    expect(uploaded.code, uploaded.stderr).toBe(0)
+    expect(JSON.parse(uploaded.stdout)).toMatchObject({ kind: "image", width: 64, height: 48 })
+    await rm(dir, { recursive: true, force: true })
   })
 
   it("lists videos with an API token", async () => {
@@ -62,5 +100,30 @@ describe("reelwright CLI", () => {
     const listed = await cli(["list", "--limit", "5"], { REELWRIGHT_TOKEN: token })
     expect(listed.code).toBe(0)
     expect(JSON.parse(listed.stdout)).toEqual({ data: [], nextCursor: null })
+  })
+})
+
+describe("reelwright caption --file --wait", () => {
+  let worked: TestApp
+  let dir: string
+
+  beforeAll(async () => {
+    worked = await startApp()
+    dir = await mkdtemp(join(tmpdir(), "cli-caption-"))
+  })
+
+  afterAll(async () => {
+    await worked?.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it("uploads a clip, waits with a progress line, and prints the completed video", async () => {
+    const clip = await makeSpokenClip({ text: "The command line waits for this video.", width: 360, height: 640, fps: 30, dir })
+    const { token } = await worked.createWorkspace()
+    const result = await runCli(worked.baseUrl, ["caption", "--file", clip.path, "--wait"], { REELWRIGHT_TOKEN: token })
+    expect(result.code, result.stderr).toBe(0)
+    const video = JSON.parse(result.stdout) as { status: string; captions: { words: ReadonlyArray<unknown> } | null }
+    expect(video.status).toBe("completed")
+    expect(result.stderr).toMatch(/step: /)
   })
 })

@@ -6,7 +6,7 @@ import { Ledger } from "../../domain/ports/ledger.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
 import { newCaptionVideo } from "../../domain/video.ts"
 import { ServiceConfig } from "../../src/kernel/service-config.ts"
-import { applyVideoEvent } from "../../src/kernel/video-events.ts"
+import { videoWork } from "../../src/kernel/video-work.ts"
 import { chargeWork } from "../../src/shared/credits/charge-work.ts"
 
 const TestLayer = Layer.merge(MemoryStoresLive, ServiceConfig.layer({ baseUrl: "http://127.0.0.1:1", workDir: "/tmp" }))
@@ -36,7 +36,7 @@ layer(TestLayer)("chargeWork", (it) => {
       expect(failure.message).toBe("insufficient credits: needs 80, has 70. Top up credits.")
       expect(yield* ledger.balance(video.workspaceId)).toBe(70)
 
-      yield* applyVideoEvent(video.id, (at) => ({ _tag: "Failed", error: "boom", at }))
+      yield* videoWork.apply(video.id, (at) => ({ _tag: "Failed", error: "boom", at }))
       expect(yield* ledger.balance(video.workspaceId)).toBe(100)
       expect((yield* ledger.list(video.workspaceId)).map((e) => e.amount)).toEqual([100, -30, 30])
     }))

@@ -27,6 +27,17 @@ describe("architecture lint rules", () => {
     expect(await problems("src/kernel/example.ts", code)).toEqual(expect.arrayContaining([expect.stringContaining("src/kernel/ serves every capability")]))
   })
 
+  it.each(["adapters/http/example.ts", "adapters/mcp/example.ts", "src/kernel/example.ts", "src/cli.ts"])(
+    "forbids `any` and `as unknown as` in %s",
+    async (filePath) => {
+      expect(await problems(filePath, "export const f = (x: any) => x\n")).toEqual([expect.stringContaining("no-explicit-any")])
+      expect(await problems(filePath, "export const f = (x: string) => x as unknown as number\n")).toEqual([
+        expect.stringContaining("No `as unknown as`")
+      ])
+      expect(await problems(filePath, "export const f = (x: string): unknown => x as unknown\n")).toEqual([])
+    }
+  )
+
   it("forbids @effect/schema everywhere", async () => {
     const code = "import { Schema } from \"@effect/schema\"\nexport const x = Schema\n"
     expect(await problems("src/example.ts", code)).toEqual([expect.stringContaining("Schema comes from `effect`")])

@@ -28,7 +28,7 @@ import { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
 import { makeJobRunner } from "../../src/kernel/job-runner.ts"
 import { fileUrl } from "../../src/kernel/links.ts"
 import { ServiceConfig } from "../../src/kernel/service-config.ts"
-import { applyVideoEvent } from "../../src/kernel/video-events.ts"
+import { videoWork } from "../../src/kernel/video-work.ts"
 import { scheduleFileSweeps, sweepExpiredFilesJob } from "../../src/ops/files/sweep-expired-files.job.ts"
 import { storeFile } from "../../src/shared/media/store-file.ts"
 import { setPlan } from "../../src/ops/plans/set-plan.ts"
@@ -145,8 +145,8 @@ layer(TestLayer, { timeout: "60 seconds" })("file expiry", (it) => {
         source: { fileId: source.id },
         at: new Date(yield* Clock.currentTimeMillis).toISOString()
       }))
-      yield* applyVideoEvent(id, (at) => ({ _tag: "SourceProbed", facts: { durationSeconds: 60, width: 720, height: 1280 }, at }))
-      yield* applyVideoEvent(id, (at) => ({ _tag: "Generated", at }))
+      yield* videoWork.apply(id, (at) => ({ _tag: "SourceProbed", facts: { durationSeconds: 60, width: 720, height: 1280 }, at }))
+      yield* videoWork.apply(id, (at) => ({ _tag: "Generated", at }))
       const asOwner = Effect.provideService(CurrentWorkspace, workspace)
       const render = renderVideoOperation.handle({ id, format: "standard", frameRate: 30, webhookUrl: undefined }).pipe(asOwner)
 

@@ -3,7 +3,7 @@
 import { Effect } from "effect"
 import { VideoStore } from "../../domain/ports/video-store.ts"
 import { newCaptionVideo } from "../../domain/video.ts"
-import { applyVideoEvent } from "../../src/kernel/video-events.ts"
+import { videoWork } from "../../src/kernel/video-work.ts"
 import { nowIso } from "../../src/kernel/now.ts"
 
 export const completedVideo = (workspaceId: string) =>
@@ -19,6 +19,6 @@ export const completedVideo = (workspaceId: string) =>
       source: { url: "https://media.example.com/talk.mp4" },
       at: yield* nowIso
     }))
-    yield* applyVideoEvent(id, (at) => ({ _tag: "SourceProbed", facts: { durationSeconds: 2, width: 360, height: 640 }, at }))
-    return yield* applyVideoEvent(id, (at) => ({ _tag: "Generated", at }))
+    yield* videoWork.apply(id, (at) => ({ _tag: "SourceProbed", facts: { durationSeconds: 2, width: 360, height: 640 }, at }))
+    return yield* videoWork.apply(id, (at) => ({ _tag: "Generated", at }))
   })

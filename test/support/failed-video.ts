@@ -4,7 +4,7 @@ import { Clock, Effect } from "effect"
 import { Outbox } from "../../domain/ports/outbox.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
 import { newCaptionVideo } from "../../domain/video.ts"
-import { applyVideoEvent } from "../../src/kernel/video-events.ts"
+import { videoWork } from "../../src/kernel/video-work.ts"
 
 export const failedVideoEvent = (webhookUrl: string) =>
   Effect.gen(function*() {
@@ -19,7 +19,7 @@ export const failedVideoEvent = (webhookUrl: string) =>
       source: { url: "https://example.com/a.mp4" },
       at: new Date(yield* Clock.currentTimeMillis).toISOString()
     }))
-    yield* applyVideoEvent(id, (at) => ({ _tag: "Failed", error: "boom", at }))
+    yield* videoWork.apply(id, (at) => ({ _tag: "Failed", error: "boom", at }))
     const [event] = yield* (yield* Outbox).forSubject(id)
     return event!
   })

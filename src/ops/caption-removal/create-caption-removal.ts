@@ -1,23 +1,20 @@
 // POST /v1/caption-remover, tool create_caption_removal: wipes burned-in captions, watermarks and
 // logos from a video (at a URL, or uploaded as multipart on HTTP; the caption video's limits). Its own
 // record and its own work: answers at once with status `processing`, ends with a caption_removal event.
-import { Clock, Effect, Either, Schema } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { applyRemovalEvent, newCaptionRemoval } from "../../../domain/caption-removal.ts"
-import { PlanForbids } from "../../../domain/errors.ts"
-import { canRender } from "../../../domain/plans.ts"
-import { CaptionRemovalStore } from "../../../domain/ports/caption-removal-store.ts"
-import { Transactor } from "../../../domain/ports/transactor.ts"
 import { REMOVAL_ANALYSIS_CREDITS_PER_MINUTE, removalAnalysisCredits, REMOVAL_WIPE_CREDITS_PER_MINUTE } from "../../../domain/pricing.ts"
 import { checkSourceLimits, SOURCE_LIMITS, SourceUrl, WebhookUrl } from "../../../domain/rules.ts"
 import { PixelBox, RemovalTarget } from "../../../domain/text-regions.ts"
-import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
-import { enqueue } from "../../kernel/job.ts"
 import { RemoveCaptions, removalJobKey } from "../../kernel/job-catalogue.ts"
-import { postRemovalCharge } from "../../kernel/removal-events.ts"
+import { nowIso } from "../../kernel/now.ts"
 import { operation } from "../../kernel/operation.ts"
+import { removalWork } from "../../kernel/removal-work.ts"
 import { newId } from "../../kernel/secrets.ts"
+import { startWork } from "../../kernel/start-work.ts"
 import { requireSource } from "../../shared/media/require-source.ts"
 import { storeFile } from "../../shared/media/store-file.ts"
+import { postRemovalCharge } from "./parts/charge-removal.ts"
 
 export const CreatedCaptionRemoval = Schema.Struct({
   id: Schema.UUID.annotations({ description: "Identifier of the caption removal; GET /v1/caption-remover/{id} follows it." }),
@@ -44,39 +41,38 @@ export interface CaptionRemovalRequest {
 }
 
 export const startCaptionRemoval = (request: CaptionRemovalRequest) =>
-  Effect.gen(function*() {
-    const workspace = yield* CurrentWorkspace
-    if (!canRender(workspace.plan, workspace.byok)) {
-      return yield* new PlanForbids({
-        plan: workspace.plan,
-        message: "Removing captions makes a new mp4, which needs a paid plan (or BYOK)."
+  startWork(removalWork, {
+    name: "caption removal",
+    check: () => Effect.void,
+    render: { needed: true, refusal: "Removing captions makes a new mp4, which needs a paid plan (or BYOK)." },
+    prepare: (workspace) =>
+      Effect.gen(function*() {
+        if (request.source._tag !== "Url") yield* requireSource(request.source.path, checkSourceLimits)
+        const at = yield* nowIso
+        const source = request.source._tag === "Url"
+          ? { url: request.source.url }
+          : { fileId: (yield* storeFile(workspace, request.source)).id }
+        const created = newCaptionRemoval({
+          id: newId(),
+          workspaceId: workspace.id,
+          source,
+          webhookUrl: request.webhookUrl ?? null,
+          options: { target: request.target ?? "all", region: request.region ?? null },
+          at
+        })
+        // The first minute of finding text is paid up front: a short balance is a 402 and nothing is created.
+        const first = removalAnalysisCredits(1)
+        const removal = Either.getOrThrow(applyRemovalEvent(created, { _tag: "Charged", credits: first, at }))
+        return {
+          record: removal,
+          job: { type: RemoveCaptions, payload: { removalId: removal.id }, dedupeKey: removalJobKey(removal.id) },
+          charge: postRemovalCharge(removal, "start", first, at)
+        }
       })
-    }
-    if (request.source._tag !== "Url") yield* requireSource(request.source.path, checkSourceLimits)
-    const now = yield* Clock.currentTimeMillis
-    const at = new Date(now).toISOString()
-    const source = request.source._tag === "Url"
-      ? { url: request.source.url }
-      : { fileId: (yield* storeFile(workspace, request.source)).id }
-    const created = newCaptionRemoval({
-      id: newId(),
-      workspaceId: workspace.id,
-      source,
-      webhookUrl: request.webhookUrl ?? null,
-      options: { target: request.target ?? "all", region: request.region ?? null },
-      at
-    })
-    // The first minute of finding text is paid up front: a short balance is a 402 and nothing is created.
-    const first = removalAnalysisCredits(1)
-    const removal = Either.getOrThrow(applyRemovalEvent(created, { _tag: "Charged", credits: first, at }))
-    yield* (yield* Transactor).atomically(Effect.gen(function*() {
-      yield* postRemovalCharge(removal, "start", first, at)
-      yield* (yield* CaptionRemovalStore).insert(removal)
-      yield* enqueue(RemoveCaptions, { removalId: removal.id }, { runAt: now, dedupeKey: removalJobKey(removal.id), workspaceId: workspace.id })
-    }))
-    yield* Effect.logInfo("caption removal created").pipe(Effect.annotateLogs({ removalId: removal.id }))
-    return { id: removal.id, status: "processing" as const, createdAt: removal.createdAt }
-  }).pipe(Effect.withSpan("startCaptionRemoval"))
+  }).pipe(
+    Effect.map((removal) => ({ id: removal.id, status: "processing" as const, createdAt: removal.createdAt })),
+    Effect.withSpan("startCaptionRemoval")
+  )
 
 export const createCaptionRemoval = operation({
   name: "createCaptionRemoval",
@@ -101,5 +97,6 @@ export const createCaptionRemoval = operation({
   tool: "create_caption_removal",
   cli: "remove-captions",
   idempotent: true,
-  handle: ({ url, ...rest }) => startCaptionRemoval({ source: { _tag: "Url", url }, ...rest })
+  handle: ({ url, ...rest }) => startCaptionRemoval({ source: { _tag: "Url", url }, ...rest }),
+  upload: (file, rest) => startCaptionRemoval({ source: { _tag: "Upload", ...file }, ...rest })
 })

@@ -3,7 +3,7 @@
 // and record the share of frames where text remains. Each step is recorded in the removal's `step`;
 // each is safe to run again when a crashed job is retried (charges are posted once).
 import { Effect, Option } from "effect"
-import { type CaptionRemovalRecord, hasReachedRemovalStep, isTerminal, type RemovalStep } from "../../../domain/caption-removal.ts"
+import { isTerminal } from "../../../domain/caption-removal.ts"
 import { WorkFailed } from "../../../domain/errors.ts"
 import { CaptionRemovalStore } from "../../../domain/ports/caption-removal-store.ts"
 import { MediaEngine } from "../../../domain/ports/media-engine.ts"
@@ -14,10 +14,11 @@ import { checkSourceLimits } from "../../../domain/rules.ts"
 import { type FrameSample, type TextRegion, trackRegions } from "../../../domain/text-regions.ts"
 import { Done, handle } from "../../kernel/job.ts"
 import { RemoveCaptions } from "../../kernel/job-catalogue.ts"
-import { chargeRemoval, failRemoval, updateRemoval } from "../../kernel/removal-events.ts"
+import { removalWork } from "../../kernel/removal-work.ts"
 import { downloadSource } from "../../shared/media/download-source.ts"
 import { localFile, withScratchDir } from "../../shared/media/scratch.ts"
 import { storeFile } from "../../shared/media/store-file.ts"
+import { chargeRemoval } from "./parts/charge-removal.ts"
 
 /** Frames looked at per second to find text, and the detector's confidence a box needs to count. */
 const FIND_SAMPLES_PER_SECOND = 2
@@ -25,19 +26,6 @@ const FIND_MIN_SCORE = 0.8
 /** The check after removal looks harder (a lower threshold) at fewer frames. */
 const CHECK_SAMPLES_PER_SECOND = 1
 const CHECK_MIN_SCORE = 0.5
-
-const step = <A, E, R>(removal: CaptionRemovalRecord, name: RemovalStep, work: Effect.Effect<A, E, R>) =>
-  (hasReachedRemovalStep(removal, name)
-    ? Effect.void
-    : Effect.asVoid(updateRemoval(removal.id, (at) => ({ _tag: "StepStarted", step: name, at })))).pipe(
-    Effect.zipRight(work),
-    Effect.timed,
-    Effect.tap(([duration]) =>
-      Effect.logInfo(`removal step ${name} done`).pipe(Effect.annotateLogs({ removalId: removal.id, step: name, duration }))
-    ),
-    Effect.map(([, a]) => a),
-    Effect.withSpan(`removal.${name}`, { attributes: { removalId: removal.id } })
-  )
 
 const overlaps = (a: TextRegion["box"], b: TextRegion["box"]): boolean =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
@@ -60,19 +48,19 @@ export const runCaptionRemoval = (removalId: string) =>
       const load = store.getById(removalId).pipe(Effect.map(Option.getOrThrow))
       const initial = yield* load
       if (isTerminal(initial)) return
-      yield* step(initial, "fetching_source", Effect.gen(function*() {
+      yield* removalWork.step(initial, "fetching_source", Effect.gen(function*() {
         if (initial.sourceFileId !== null || initial.sourceUrl === null) return
         const file = yield* downloadSource(initial.workspaceId, initial.sourceUrl, dir)
-        yield* updateRemoval(removalId, (at) => ({ _tag: "SourceStored", fileId: file.id, at }))
+        yield* removalWork.apply(removalId, (at) => ({ _tag: "SourceStored", fileId: file.id, at }))
       }))
       const removal = yield* load
       if (removal.sourceFileId === null) return yield* Effect.dieMessage(`caption removal ${removalId} has no source`)
       const source = yield* localFile(removal.sourceFileId, `${dir}/source`)
       const media = yield* MediaEngine
-      const facts = yield* step(initial, "probing", media.probe(source))
+      const facts = yield* removalWork.step(initial, "probing", media.probe(source))
       const verdict = checkSourceLimits(facts)
       if (!verdict.ok) return yield* new WorkFailed({ message: verdict.reason })
-      yield* updateRemoval(removalId, (at) => ({
+      yield* removalWork.apply(removalId, (at) => ({
         _tag: "SourceProbed",
         facts: { durationSeconds: facts.durationSeconds, width: facts.width, height: facts.height },
         at
@@ -80,7 +68,7 @@ export const runCaptionRemoval = (removalId: string) =>
       const detector = yield* TextDetector
       const scan = (input: string, samplesPerSecond: number, minScore: number) =>
         detector.scan({ input, width: facts.width, height: facts.height, durationSeconds: facts.durationSeconds, samplesPerSecond, minScore })
-      const regions = yield* step(initial, "detecting", Effect.gen(function*() {
+      const regions = yield* removalWork.step(initial, "detecting", Effect.gen(function*() {
         yield* chargeRemoval(removalId, "analysis", removalAnalysisCredits(facts.durationSeconds) - removalAnalysisCredits(1))
         const samples = yield* scan(source, FIND_SAMPLES_PER_SECOND, FIND_MIN_SCORE)
         const found = trackRegions(samples, {
@@ -91,28 +79,28 @@ export const runCaptionRemoval = (removalId: string) =>
           target: removal.options.target,
           region: removal.options.region
         })
-        yield* updateRemoval(removalId, (at) => ({ _tag: "Detected", regions: found, at }))
+        yield* removalWork.apply(removalId, (at) => ({ _tag: "Detected", regions: found, at }))
         return found
       }))
       if (regions.length === 0) {
         // Nothing to wipe: the result is the source itself, and only the analysis is paid.
-        yield* updateRemoval(removalId, (at) => ({ _tag: "Completed", resultFileId: removal.sourceFileId!, textRemainingShare: null, at }))
+        yield* removalWork.apply(removalId, (at) => ({ _tag: "Completed", resultFileId: removal.sourceFileId!, textRemainingShare: null, at }))
         return
       }
       const output = `${dir}/clean.mp4`
-      yield* step(initial, "removing", Effect.gen(function*() {
+      yield* removalWork.step(initial, "removing", Effect.gen(function*() {
         yield* chargeRemoval(removalId, "wipe", removalWipeCredits(facts.durationSeconds))
         yield* media.wipeRegions({ input: source, output, regions })
       }))
-      const share = yield* step(initial, "checking", Effect.map(scan(output, CHECK_SAMPLES_PER_SECOND, CHECK_MIN_SCORE), (samples) => textRemainingShare(samples, regions)))
+      const share = yield* removalWork.step(initial, "checking", Effect.map(scan(output, CHECK_SAMPLES_PER_SECOND, CHECK_MIN_SCORE), (samples) => textRemainingShare(samples, regions)))
       const workspace = yield* (yield* WorkspaceStore).get(removal.workspaceId).pipe(Effect.map(Option.getOrThrow))
       const file = yield* storeFile(workspace, { path: output, name: "captions-removed.mp4", contentType: "video/mp4" })
-      yield* updateRemoval(removalId, (at) => ({ _tag: "Completed", resultFileId: file.id, textRemainingShare: share, at }))
+      yield* removalWork.apply(removalId, (at) => ({ _tag: "Completed", resultFileId: file.id, textRemainingShare: share, at }))
     }))
 
 export const runCaptionRemovalJob = handle(RemoveCaptions, {
   run: ({ removalId }) =>
-    runCaptionRemoval(removalId).pipe(Effect.catchTag("WorkFailed", (failure) => failRemoval(removalId, failure)), Effect.as(Done)),
+    runCaptionRemoval(removalId).pipe(Effect.catchTag("WorkFailed", (failure) => removalWork.fail(removalId, failure)), Effect.as(Done)),
   onDead: ({ removalId }, error) =>
-    failRemoval(removalId, new WorkFailed({ message: `The caption removal stopped after repeated internal errors (${error.slice(0, 200)}). Its credits were refunded; try again.` }))
+    removalWork.fail(removalId, new WorkFailed({ message: `The caption removal stopped after repeated internal errors (${error.slice(0, 200)}). Its credits were refunded; try again.` }))
 })

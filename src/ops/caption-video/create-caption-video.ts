@@ -1,24 +1,18 @@
 // POST /v1/caption-videos, tool create_caption_video: records the video and queues its
 // generation in one transaction, then answers at once with status `processing`.
-import { Clock, Effect, Schema } from "effect"
-import { BlobStore } from "../../../domain/ports/blob-store.ts"
-import { FileStore } from "../../../domain/ports/file-store.ts"
-import { JobQueue } from "../../../domain/ports/job-queue.ts"
-import type { MediaEngine } from "../../../domain/ports/media-engine.ts"
-import { Transactor } from "../../../domain/ports/transactor.ts"
-import { VideoStore } from "../../../domain/ports/video-store.ts"
+import { Effect, Schema } from "effect"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { checkSource, RenderOptions, SOURCE_LIMITS, SourceUrl, TemplateId, WebhookUrl } from "../../../domain/rules.ts"
 import { newCaptionVideo, Status, VideoId } from "../../../domain/video.ts"
-import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
-import { enqueue } from "../../kernel/job.ts"
 import { GenerateCaptions, generationJobKey } from "../../kernel/job-catalogue.ts"
-import { editorUrl } from "../../kernel/links.ts"
+import { nowIso } from "../../kernel/now.ts"
 import { operation } from "../../kernel/operation.ts"
+import { createdVideo } from "../../kernel/present-video.ts"
 import { newId, randomToken } from "../../kernel/secrets.ts"
-import { ServiceConfig } from "../../kernel/service-config.ts"
+import { startWork } from "../../kernel/start-work.ts"
+import { videoWork } from "../../kernel/video-work.ts"
 import { resolveTemplate } from "../caption-templates/parts/resolve-template.ts"
-import { requireRenderAllowed } from "../render/parts/require-render-allowed.ts"
+import { renderAtCreate } from "../render/parts/render-at-create.ts"
 import { requireSource } from "../../shared/media/require-source.ts"
 import { storeFile } from "../../shared/media/store-file.ts"
 
@@ -52,47 +46,34 @@ export interface CaptionVideoRequest {
 
 /** Shared by the JSON operation and the HTTP-only multipart upload. */
 export const startCaptionVideo = (request: CaptionVideoRequest) =>
-  Effect.gen(function*() {
-    const workspace = yield* CurrentWorkspace
-    const template = yield* resolveTemplate(workspace, request.templateId)
-    yield* requireRenderAllowed(workspace, request.render)
-    if (request.source._tag !== "Url") yield* requireSource(request.source.path, checkSource)
-    const { baseUrl } = yield* ServiceConfig
-    const at = new Date(yield* Clock.currentTimeMillis).toISOString()
-    const source = request.source._tag === "Url"
-      ? { url: request.source.url }
-      : { fileId: (yield* storeFile(workspace, request.source)).id }
-    const video = newCaptionVideo({
-      id: newId(),
-      workspaceId: workspace.id,
-      templateId: template.id,
-      renderOptions: request.render ?? null,
-      webhookUrl: request.webhookUrl ?? null,
-      editorToken: randomToken("ed_"),
-      source,
-      at
-    })
-    const tx = yield* Transactor
-    yield* tx.atomically(Effect.gen(function*() {
-      yield* (yield* VideoStore).insert(video)
-      yield* (yield* WorkspaceStore).update({ ...workspace, lastTemplateId: template.id })
-      yield* enqueue(GenerateCaptions, { videoId: video.id }, {
-        runAt: Date.parse(at),
-        dedupeKey: generationJobKey(video.id),
-        workspaceId: video.workspaceId
+  startWork(videoWork, {
+    name: "caption video",
+    check: (workspace) => resolveTemplate(workspace, request.templateId),
+    render: renderAtCreate(request.render),
+    prepare: (workspace, template) =>
+      Effect.gen(function*() {
+        if (request.source._tag !== "Url") yield* requireSource(request.source.path, checkSource)
+        const at = yield* nowIso
+        const source = request.source._tag === "Url"
+          ? { url: request.source.url }
+          : { fileId: (yield* storeFile(workspace, request.source)).id }
+        const video = newCaptionVideo({
+          id: newId(),
+          workspaceId: workspace.id,
+          templateId: template.id,
+          renderOptions: request.render ?? null,
+          webhookUrl: request.webhookUrl ?? null,
+          editorToken: randomToken("ed_"),
+          source,
+          at
+        })
+        return {
+          record: video,
+          job: { type: GenerateCaptions, payload: { videoId: video.id }, dedupeKey: generationJobKey(video.id) },
+          alongside: (yield* WorkspaceStore).update({ ...workspace, lastTemplateId: template.id })
+        }
       })
-    }))
-    yield* Effect.logInfo("caption video created").pipe(Effect.annotateLogs({ videoId: video.id }))
-    return {
-      id: video.id,
-      status: video.status,
-      render: video.render,
-      createdAt: video.createdAt,
-      editorUrl: editorUrl(baseUrl, video.editorToken)
-    }
-  }).pipe(Effect.withSpan("createCaptionVideo"))
-
-export type CaptionVideoServices = BlobStore | FileStore | JobQueue | MediaEngine | Transactor | VideoStore | WorkspaceStore
+  }).pipe(Effect.flatMap(createdVideo), Effect.withSpan("createCaptionVideo"))
 
 export const createCaptionVideo = operation({
   name: "createCaptionVideo",
@@ -110,5 +91,6 @@ export const createCaptionVideo = operation({
   tool: "create_caption_video",
   cli: "caption",
   idempotent: true,
-  handle: ({ url, ...rest }) => startCaptionVideo({ source: { _tag: "Url", url }, ...rest })
+  handle: ({ url, ...rest }) => startCaptionVideo({ source: { _tag: "Url", url }, ...rest }),
+  upload: (file, rest) => startCaptionVideo({ source: { _tag: "Upload", ...file }, ...rest })
 })

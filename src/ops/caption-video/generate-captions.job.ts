@@ -11,8 +11,7 @@ import { checkSource } from "../../../domain/rules.ts"
 import type { VideoRecord } from "../../../domain/video.ts"
 import { Done, handle } from "../../kernel/job.ts"
 import { GenerateCaptions } from "../../kernel/job-catalogue.ts"
-import { step } from "../../kernel/pipeline-step.ts"
-import { applyVideoEvent, failVideo } from "../../kernel/video-events.ts"
+import { videoWork } from "../../kernel/video-work.ts"
 import { chargeWork } from "../../shared/credits/charge-work.ts"
 import { downloadSource } from "../../shared/media/download-source.ts"
 import { localSource, withScratchDir } from "../../shared/media/scratch.ts"
@@ -21,7 +20,7 @@ const ensureStoredSource = (video: VideoRecord, dir: string) =>
   Effect.gen(function*() {
     if (video.sourceFileId !== null || video.sourceUrl === null) return
     const file = yield* downloadSource(video.workspaceId, video.sourceUrl, dir)
-    yield* applyVideoEvent(video.id, (at) => ({ _tag: "SourceStored", fileId: file.id, at }))
+    yield* videoWork.apply(video.id, (at) => ({ _tag: "SourceStored", fileId: file.id, at }))
   })
 
 const chargeCaptions = (video: VideoRecord, seconds: number) =>
@@ -34,21 +33,21 @@ export const generateCaptions = (videoId: string) =>
       const load = videos.getById(videoId).pipe(Effect.map(Option.getOrThrow))
       const initial = yield* load
       if (initial.status !== "processing" || initial.generated) return
-      yield* step(initial, "fetching_source", ensureStoredSource(initial, dir))
+      yield* videoWork.step(initial, "fetching_source", ensureStoredSource(initial, dir))
       const video = yield* load
       const media = yield* MediaEngine
       const sourcePath = yield* localSource(video, dir)
-      const facts = yield* step(initial, "probing", media.probe(sourcePath))
+      const facts = yield* videoWork.step(initial, "probing", media.probe(sourcePath))
       const verdict = checkSource(facts)
       if (!verdict.ok) return yield* new WorkFailed({ message: verdict.reason })
-      yield* applyVideoEvent(videoId, (at) => ({
+      yield* videoWork.apply(videoId, (at) => ({
         _tag: "SourceProbed",
         facts: { durationSeconds: facts.durationSeconds, width: facts.width, height: facts.height },
         at
       }))
       const wav = `${dir}/audio.wav`
-      yield* step(initial, "extracting_audio", media.extractAudio(sourcePath, wav))
-      const words = yield* step(
+      yield* videoWork.step(initial, "extracting_audio", media.extractAudio(sourcePath, wav))
+      const words = yield* videoWork.step(
         initial,
         "transcribing",
         chargeCaptions(video, facts.durationSeconds).pipe(Effect.zipRight((yield* Transcriber).transcribe(wav, video.workspaceId)))
@@ -58,13 +57,13 @@ export const generateCaptions = (videoId: string) =>
           message: "No speech was recognised in the source's audio, so there is nothing to caption."
         })
       }
-      yield* step(initial, "building_captions", videos.saveWords(videoId, words))
-      yield* applyVideoEvent(videoId, (at) => ({ _tag: "Generated", at }))
+      yield* videoWork.step(initial, "building_captions", videos.saveWords(videoId, words))
+      yield* videoWork.apply(videoId, (at) => ({ _tag: "Generated", at }))
     }))
 
 export const generateCaptionsJob = handle(GenerateCaptions, {
   run: ({ videoId }) =>
-    generateCaptions(videoId).pipe(Effect.catchTag("WorkFailed", (failure) => failVideo(videoId, failure)), Effect.as(Done)),
+    generateCaptions(videoId).pipe(Effect.catchTag("WorkFailed", (failure) => videoWork.fail(videoId, failure)), Effect.as(Done)),
   onDead: ({ videoId }, error) =>
-    failVideo(videoId, new WorkFailed({ message: `Captioning stopped after repeated internal errors (${error.slice(0, 200)}). Try again; if it keeps failing, contact the operator.` }))
+    videoWork.fail(videoId, new WorkFailed({ message: `Captioning stopped after repeated internal errors (${error.slice(0, 200)}). Try again; if it keeps failing, contact the operator.` }))
 })

@@ -10,8 +10,7 @@ import { VideoStore } from "../../../domain/ports/video-store.ts"
 import type { VideoRecord } from "../../../domain/video.ts"
 import { Done, handle } from "../../kernel/job.ts"
 import { GenerateVideo } from "../../kernel/job-catalogue.ts"
-import { applyVideoEvent, failVideo } from "../../kernel/video-events.ts"
-import { step } from "../../kernel/pipeline-step.ts"
+import { videoWork } from "../../kernel/video-work.ts"
 import { withScratchDir } from "../../shared/media/scratch.ts"
 import { drawScenes, writeScenes } from "./parts/illustrate-scenes.ts"
 import { speakConversation } from "./parts/speak-conversation.ts"
@@ -45,31 +44,31 @@ export const generateVideo = (videoId: string) =>
       if (initial.status !== "processing" || initial.generated) return
       const saved = yield* videos.getProject(videoId).pipe(Effect.map(Option.getOrThrow))
       const project = saved.narrationFileId === null
-        ? yield* step(initial, "speaking", speak(initial, saved, dir))
+        ? yield* videoWork.step(initial, "speaking", speak(initial, saved, dir))
         : saved
       const { visuals } = project
       if (visuals._tag === "Illustrated") {
         const written = visuals.scenes.length === 0
-          ? yield* step(initial, "writing_scenes", writeScenes(initial, project, visuals))
+          ? yield* videoWork.step(initial, "writing_scenes", writeScenes(initial, project, visuals))
           : visuals
-        yield* step(initial, "drawing", drawScenes(initial, project, written, dir))
+        yield* videoWork.step(initial, "drawing", drawScenes(initial, project, written, dir))
       } else {
         const game = gameOf(visuals)
         if (visuals.footageFileId === null && game !== null) {
-          yield* step(initial, "making_footage", Effect.gen(function*() {
+          yield* videoWork.step(initial, "making_footage", Effect.gen(function*() {
             const file = yield* makeFootage(initial, project.seed, game, dir)
             yield* videos.saveProject(videoId, { ...project, visuals: { ...visuals, footageFileId: file.id } })
           }))
         }
       }
       // Captions are laid out from the saved words at render time, in the template chosen then.
-      yield* step(initial, "building_captions", Effect.void)
-      yield* applyVideoEvent(videoId, (at) => ({ _tag: "Generated", at }))
+      yield* videoWork.step(initial, "building_captions", Effect.void)
+      yield* videoWork.apply(videoId, (at) => ({ _tag: "Generated", at }))
     }))
 
 export const generateVideoJob = handle(GenerateVideo, {
   run: ({ videoId }) =>
-    generateVideo(videoId).pipe(Effect.catchTag("WorkFailed", (failure) => failVideo(videoId, failure)), Effect.as(Done)),
+    generateVideo(videoId).pipe(Effect.catchTag("WorkFailed", (failure) => videoWork.fail(videoId, failure)), Effect.as(Done)),
   onDead: ({ videoId }, error) =>
-    failVideo(videoId, new WorkFailed({ message: `Generating the video stopped after repeated internal errors (${error.slice(0, 200)}). Credits were refunded; create it again.` }))
+    videoWork.fail(videoId, new WorkFailed({ message: `Generating the video stopped after repeated internal errors (${error.slice(0, 200)}). Credits were refunded; create it again.` }))
 })

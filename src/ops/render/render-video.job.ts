@@ -11,7 +11,7 @@ import { RenderOptions } from "../../../domain/rules.ts"
 import { type VideoRecord, workKey } from "../../../domain/video.ts"
 import { Done, handle } from "../../kernel/job.ts"
 import { RenderVideo } from "../../kernel/job-catalogue.ts"
-import { applyVideoEvent, failVideo } from "../../kernel/video-events.ts"
+import { videoWork } from "../../kernel/video-work.ts"
 import { localSource, withScratchDir } from "../../shared/media/scratch.ts"
 import { captionsToBurn } from "../videos/get-video-captions.ts"
 import { storeFile } from "../../shared/media/store-file.ts"
@@ -34,7 +34,7 @@ const reportExportProgress = (videoId: string, latest: () => number) =>
       const fraction = Math.floor(latest() * 100) / 100
       if (fraction > recorded) {
         recorded = fraction
-        yield* applyVideoEvent(videoId, (at) => ({ _tag: "ExportProgressed", fraction, at }))
+        yield* videoWork.apply(videoId, (at) => ({ _tag: "ExportProgressed", fraction, at }))
       }
     }
   })
@@ -90,14 +90,14 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
       const stem = `${video.kind === "caption" ? "captions" : video.kind}${options.format === "greenscreen" ? "-greenscreen" : ""}`
       const mp4 = yield* storeFile(workspace, { path: output, name: `${stem}-${options.frameRate}fps.mp4`, contentType: "video/mp4" })
       const jpg = yield* storeFile(workspace, { path: thumb, name: "thumbnail.jpg", contentType: "image/jpeg" })
-      yield* applyVideoEvent(videoId, (at) => ({ _tag: "Rendered", videoFileId: mp4.id, thumbnailFileId: jpg.id, at }))
+      yield* videoWork.apply(videoId, (at) => ({ _tag: "Rendered", videoFileId: mp4.id, thumbnailFileId: jpg.id, at }))
     }).pipe(Effect.scoped))
 
 export const renderJob = handle(RenderVideo, {
   run: ({ videoId, workKey: key, options }) =>
-    renderVideo(videoId, key, options).pipe(Effect.catchTag("WorkFailed", (failure) => failVideo(videoId, failure)), Effect.as(Done)),
+    renderVideo(videoId, key, options).pipe(Effect.catchTag("WorkFailed", (failure) => videoWork.fail(videoId, failure)), Effect.as(Done)),
   onDead: ({ videoId }, error) =>
-    failVideo(
+    videoWork.fail(
       videoId,
       new WorkFailed({ message: `Rendering stopped after repeated internal errors (${error.slice(0, 200)}). Its charge was refunded; call render again.` })
     )

@@ -9,7 +9,7 @@ import { FrameRate, RenderFormat, WebhookUrl } from "../../../domain/rules.ts"
 import { transition, Video, VideoId } from "../../../domain/video.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
-import { applyVideoEvent } from "../../kernel/video-events.ts"
+import { videoWork } from "../../kernel/video-work.ts"
 import { presentVideo } from "../../kernel/present-video.ts"
 import { postRenderCharge } from "./parts/charge-render.ts"
 import { requireSourcesKept } from "./parts/require-sources-kept.ts"
@@ -48,7 +48,7 @@ export const requestExport = (
       // Charged (credits, or cash with BYOK) in the transaction that starts the export: concurrent requests can
       // never spend the same balance, a short balance is a 402 that undoes the start, and the job's charge adds nothing.
       // The video is written before the ledger is locked, the order a failure's refund takes too.
-      const exporting = yield* applyVideoEvent(id, (at) => ({ ...event, at }))
+      const exporting = yield* videoWork.apply(id, (at) => ({ ...event, at }))
       yield* postRenderCharge(workspace.byok, exporting, options.frameRate)
       return exporting
     }))

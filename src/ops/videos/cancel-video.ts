@@ -7,7 +7,7 @@ import { Transactor } from "../../../domain/ports/transactor.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { transition, Video, VideoId } from "../../../domain/video.ts"
 import { operation } from "../../kernel/operation.ts"
-import { applyVideoEvent } from "../../kernel/video-events.ts"
+import { videoWork } from "../../kernel/video-work.ts"
 import { findVideo } from "./parts/find-video.ts"
 import { presentVideo } from "../../kernel/present-video.ts"
 
@@ -33,7 +33,7 @@ export const cancelVideo = operation({
         const held = Option.getOrThrow(yield* (yield* VideoStore).getForUpdate(videoId))
         const check = transition(held, { _tag: "Cancelled", at: held.updatedAt })
         if (Either.isLeft(check)) return yield* new Conflict({ message: `Nothing to cancel: ${check.left.reason}.` })
-        return yield* applyVideoEvent(videoId, (at) => ({ _tag: "Cancelled", at }))
+        return yield* videoWork.apply(videoId, (at) => ({ _tag: "Cancelled", at }))
       }))
       yield* Effect.logInfo("video cancelled").pipe(Effect.annotateLogs({ videoId }))
       return yield* presentVideo(video)

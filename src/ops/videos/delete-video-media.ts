@@ -10,7 +10,7 @@ import { Transactor } from "../../../domain/ports/transactor.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { recordFileIds, transition, Video, VideoId } from "../../../domain/video.ts"
 import { operation } from "../../kernel/operation.ts"
-import { applyVideoEvent } from "../../kernel/video-events.ts"
+import { videoWork } from "../../kernel/video-work.ts"
 import { findVideo } from "./parts/find-video.ts"
 import { presentVideo } from "../../kernel/present-video.ts"
 
@@ -41,7 +41,7 @@ export const deleteVideoMedia = operation({
         if (held.mediaDeletedAt !== null) return { fileIds, video: held }
         const check = transition(held, { _tag: "MediaDeleted", at: held.updatedAt })
         if (Either.isLeft(check)) return yield* new Conflict({ message: `Cannot delete the media: ${check.left.reason}.` })
-        const video = yield* applyVideoEvent(videoId, (at) => ({ _tag: "MediaDeleted", at }))
+        const video = yield* videoWork.apply(videoId, (at) => ({ _tag: "MediaDeleted", at }))
         // The files go at the instant the record says its media went.
         yield* Effect.forEach(fileIds, (fileId) => files.markDeleted(fileId, video.updatedAt))
         return { fileIds, video }

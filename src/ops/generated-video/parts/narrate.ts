@@ -10,7 +10,7 @@ import { speechCredits } from "../../../../domain/pricing.ts"
 import { MIN_SPOKEN_SECONDS } from "../../../../domain/spoken-words.ts"
 import { NARRATION_TAIL_SECONDS } from "../../../../domain/timeline.ts"
 import type { VideoRecord } from "../../../../domain/video.ts"
-import { applyVideoEvent } from "../../../kernel/video-events.ts"
+import { videoWork } from "../../../kernel/video-work.ts"
 import { chargeWork } from "../../../shared/credits/charge-work.ts"
 import { storeFile } from "../../../shared/media/store-file.ts"
 import { speakText } from "./speak-text.ts"
@@ -36,7 +36,7 @@ export const narrate = (video: VideoRecord, project: GeneratedProject, dir: stri
     yield* videos.saveWords(video.id, spoken.words)
     const narrated = { ...project, narrationFileId: file.id }
     yield* videos.saveProject(video.id, narrated)
-    yield* applyVideoEvent(video.id, (at) => ({
+    yield* videoWork.apply(video.id, (at) => ({
       _tag: "SourceProbed",
       facts: { durationSeconds: spoken.durationSeconds + NARRATION_TAIL_SECONDS, width: video.width ?? 0, height: video.height ?? 0 },
       at

@@ -12,7 +12,7 @@ import { VideoStore } from "../../../../domain/ports/video-store.ts"
 import { speechCredits } from "../../../../domain/pricing.ts"
 import { SOUND_EFFECTS, type SoundCue } from "../../../../domain/sound-effects.ts"
 import type { VideoRecord } from "../../../../domain/video.ts"
-import { applyVideoEvent } from "../../../kernel/video-events.ts"
+import { videoWork } from "../../../kernel/video-work.ts"
 import { chargeWork } from "../../../shared/credits/charge-work.ts"
 import { storeFile } from "../../../shared/media/store-file.ts"
 import { speakText } from "./speak-text.ts"
@@ -75,7 +75,7 @@ export const recordSpokenMix = (
     yield* videos.saveWords(video.id, words)
     const narrated = { ...project, narrationFileId: file.id }
     yield* videos.saveProject(video.id, narrated)
-    yield* applyVideoEvent(video.id, (at) => ({
+    yield* videoWork.apply(video.id, (at) => ({
       _tag: "SourceProbed",
       facts: { durationSeconds: mix.durationSeconds, width: video.width ?? 0, height: video.height ?? 0 },
       at

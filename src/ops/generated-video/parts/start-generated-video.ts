@@ -1,22 +1,20 @@
 // Creating a generated video (AI, gameplay, fake-text, quiz): checks what every such create takes (voice,
 // caption template, whether the plan may render), then records the video with its project and queues
-// its generation in one transaction, and answers at once with status `processing`.
+// its generation in one transaction (start-work.ts), and answers at once with status `processing`.
 import { Clock, Effect, Schema } from "effect"
 import type { AspectRatio, GeneratedProject } from "../../../../domain/generated-project.ts"
-import { Transactor } from "../../../../domain/ports/transactor.ts"
 import { VideoStore } from "../../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../../domain/ports/workspace-store.ts"
 import { RenderOptions, Script, TemplateId, WebhookUrl } from "../../../../domain/rules.ts"
 import { ASPECT_SIZES } from "../../../../domain/timeline.ts"
 import { newGeneratedVideo, type VideoKind } from "../../../../domain/video.ts"
-import { CurrentWorkspace } from "../../../kernel/current-workspace.ts"
-import { enqueue } from "../../../kernel/job.ts"
 import { GenerateVideo, generationJobKey } from "../../../kernel/job-catalogue.ts"
-import { editorUrl } from "../../../kernel/links.ts"
+import { createdVideo } from "../../../kernel/present-video.ts"
 import { newId, randomToken } from "../../../kernel/secrets.ts"
-import { ServiceConfig } from "../../../kernel/service-config.ts"
+import { startWork } from "../../../kernel/start-work.ts"
+import { videoWork } from "../../../kernel/video-work.ts"
 import { resolveTemplate } from "../../caption-templates/parts/resolve-template.ts"
-import { requireRenderAllowed } from "../../render/parts/require-render-allowed.ts"
+import { renderAtCreate } from "../../render/parts/render-at-create.ts"
 import { chooseVoice } from "../../speech/parts/voices.ts"
 
 /** The fields every generated video's create takes: its captions' look, its export, its webhook. */
@@ -52,46 +50,42 @@ export const startGeneratedVideo = (
     readonly visuals: GeneratedProject["visuals"]
   }
 ) =>
-  Effect.gen(function*() {
-    const workspace = yield* CurrentWorkspace
-    const { voice } = yield* chooseVoice(request.voiceId)
-    const template = yield* resolveTemplate(workspace, request.templateId)
-    yield* requireRenderAllowed(workspace, request.render)
-    const { baseUrl } = yield* ServiceConfig
-    const now = yield* Clock.currentTimeMillis
-    const at = new Date(now).toISOString()
-    const video = newGeneratedVideo({
-      id: newId(),
-      kind: shape.kind,
-      workspaceId: workspace.id,
-      templateId: template.id,
-      renderOptions: request.render ?? null,
-      webhookUrl: request.webhookUrl ?? null,
-      editorToken: randomToken("ed_"),
-      at,
-      ...ASPECT_SIZES[shape.aspectRatio]
-    })
-    const project: GeneratedProject = {
-      script: request.script,
-      voiceId: voice.id,
-      aspectRatio: shape.aspectRatio,
-      seed: now % 1_000_000_007,
-      narrationFileId: null,
-      visuals: shape.visuals
-    }
-    yield* (yield* Transactor).atomically(Effect.gen(function*() {
-      const videos = yield* VideoStore
-      yield* videos.insert(video)
-      yield* videos.saveProject(video.id, project)
-      yield* (yield* WorkspaceStore).update({ ...workspace, lastTemplateId: template.id })
-      yield* enqueue(GenerateVideo, { videoId: video.id }, { runAt: now, dedupeKey: generationJobKey(video.id), workspaceId: video.workspaceId })
-    }))
-    yield* Effect.logInfo(`${shape.kind} video created`).pipe(Effect.annotateLogs({ videoId: video.id }))
-    return {
-      id: video.id,
-      status: video.status,
-      render: video.render,
-      createdAt: video.createdAt,
-      editorUrl: editorUrl(baseUrl, video.editorToken)
-    }
-  }).pipe(Effect.withSpan("startGeneratedVideo", { attributes: { kind: shape.kind } }))
+  startWork(videoWork, {
+    name: `${shape.kind} video`,
+    check: (workspace) =>
+      Effect.gen(function*() {
+        const { voice } = yield* chooseVoice(request.voiceId)
+        return { voice, template: yield* resolveTemplate(workspace, request.templateId) }
+      }),
+    render: renderAtCreate(request.render),
+    prepare: (workspace, { voice, template }) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const video = newGeneratedVideo({
+          id: newId(),
+          kind: shape.kind,
+          workspaceId: workspace.id,
+          templateId: template.id,
+          renderOptions: request.render ?? null,
+          webhookUrl: request.webhookUrl ?? null,
+          editorToken: randomToken("ed_"),
+          at: new Date(now).toISOString(),
+          ...ASPECT_SIZES[shape.aspectRatio]
+        })
+        const project: GeneratedProject = {
+          script: request.script,
+          voiceId: voice.id,
+          aspectRatio: shape.aspectRatio,
+          seed: now % 1_000_000_007,
+          narrationFileId: null,
+          visuals: shape.visuals
+        }
+        const videos = yield* VideoStore
+        const workspaces = yield* WorkspaceStore
+        return {
+          record: video,
+          job: { type: GenerateVideo, payload: { videoId: video.id }, dedupeKey: generationJobKey(video.id) },
+          alongside: Effect.zipRight(videos.saveProject(video.id, project), workspaces.update({ ...workspace, lastTemplateId: template.id }))
+        }
+      })
+  }).pipe(Effect.flatMap(createdVideo), Effect.withSpan("startGeneratedVideo", { attributes: { kind: shape.kind } }))

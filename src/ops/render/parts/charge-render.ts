@@ -1,6 +1,6 @@
 // Which balance pays a render, and its charge: credits by frame rate, or with BYOK cash at any frame rate.
 // Either way the charge has one key per piece of work, so the request's charge and the job's are one
-// charge, and a failure or cancel refunds it (video-events).
+// charge, and a failure or cancel refunds it (video-work.ts).
 import { Effect, Option } from "effect"
 import { WorkFailed } from "../../../../domain/errors.ts"
 import { CashLedger } from "../../../../domain/ports/cash-ledger.ts"
