@@ -5,8 +5,8 @@
 # production, so the service refuses to start without DATABASE_URL and a bucket (see README).
 FROM node:20-bookworm-slim
 
-# ffmpeg (libx264, aac, libass), the offline transcriber and its model, the speech voice, the caption
-# fonts, CA roots for https sources and webhooks, and libgomp1 for the whisper.cpp binding.
+# ffmpeg (libx264, aac, libass), pocketsphinx and its model (the transcriber of last resort), the speech
+# voice, the caption fonts, CA roots for https sources and webhooks, and libgomp1 for the whisper.cpp binding.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       ca-certificates ffmpeg pocketsphinx pocketsphinx-en-us festival festvox-us-slt-hts \
@@ -24,6 +24,19 @@ COPY package.json package-lock.json ./
 RUN export ONNXRUNTIME_NODE_INSTALL=skip \
  && (npm ci --omit=dev --no-audit --no-fund || npm install --omit=dev --no-audit --no-fund) \
  && npm cache clean --force
+
+# The whisper.cpp model captions are made with, downloaded at build time and checked against its
+# published SHA-1 (`npm run models -- list` shows the others; --build-arg WHISPER_MODEL= builds without
+# one, and TRANSCRIBER=auto then picks another engine). It lives outside DATA_DIR, where a mounted volume
+# would hide it, and stays root-owned: the service only reads it. WHISPER_MODEL here is a build argument
+# naming a catalogue model, not the runtime variable of the same name (a file path).
+ARG WHISPER_MODEL=whisper-base.en-q5_1
+ENV MODELS_DIR=/opt/reelwright/models
+# Only the files the pull runs, so a change elsewhere in the source does not download the model again.
+COPY adapters/media/whisper-models.ts adapters/media/
+COPY src/models.ts src/
+COPY src/models-command.ts src/
+RUN if [ -n "$WHISPER_MODEL" ]; then node --import tsx src/models.ts pull "$WHISPER_MODEL"; fi
 COPY . .
 
 # The service runs as the unprivileged `node` user. A mounted volume (Fly's included) comes up owned

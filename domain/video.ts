@@ -93,6 +93,8 @@ export interface VideoRecord {
   readonly mediaDeletedAt: string | null
   /** The mp4s and thumbnails of earlier exports that a later one replaced: still the video's files. */
   readonly replacedFileIds: ReadonlyArray<string>
+  /** The spoken language asked for at create (ISO 639-1); null leaves it to the engine. */
+  readonly language: string | null
 }
 
 export const WebhookEventName = Schema.Literal(
@@ -362,14 +364,16 @@ const newVideo = (input: NewVideo, kind: VideoKind): VideoRecord => ({
   error: null,
   export: null,
   mediaDeletedAt: null,
-  replacedFileIds: []
+  replacedFileIds: [],
+  language: null
 })
 
 /** A new caption video, as the create operation records it. */
 export const newCaptionVideo = (
-  input: NewVideo & { readonly source: { readonly url: string } | { readonly fileId: string } }
+  input: NewVideo & { readonly source: { readonly url: string } | { readonly fileId: string }; readonly language?: string | undefined }
 ): VideoRecord => ({
   ...newVideo(input, "caption"),
+  language: input.language ?? null,
   sourceUrl: "url" in input.source ? input.source.url : null,
   sourceFileId: "fileId" in input.source ? input.source.fileId : null
 })

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a Debian/Ubuntu machine to run Reelwright: the media tools from apt (only those missing),
-# then the npm dependencies. Safe to run again: a second run installs nothing new.
+# the npm dependencies, then the whisper.cpp model for captions. Safe to run again: a second run
+# installs nothing new.
 #
 #   bash scripts/setup.sh [--dry-run] [--with-postgres] [--with-browser]
 #
@@ -9,6 +10,7 @@
 #   --with-browser   also install Chromium, which the tests drive for the sign-in and consent pages
 #
 # apt's output goes to a log file ($SETUP_LOG, default a temporary file) and is printed only when apt fails.
+# SETUP_WHISPER_MODEL picks the model (empty: none); WHISPER_MODELS_URL a mirror of its home.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -21,7 +23,7 @@ for arg in "$@"; do
     --dry-run) dry_run=1 ;;
     --with-postgres) with_postgres=1 ;;
     --with-browser) with_browser=1 ;;
-    -h | --help) sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "setup: unknown option $arg (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -148,6 +150,27 @@ else
   say "no package-lock.json: running npm install ${npm_flags[*]}"
   npm install "${npm_flags[@]}" </dev/null || fail "'npm install' failed (see the npm output above)."
 fi
+
+# whisper.cpp captions real speech far better than pocketsphinx; the service uses the model once it is in
+# MODELS_DIR (default ./data/models). Without network this is skipped with one line, and setup still succeeds.
+whisper_model="${SETUP_WHISPER_MODEL-whisper-base.en-q5_1}"
+pull_command="npm run models -- pull $whisper_model"
+if [ -z "$whisper_model" ]; then
+  say "whisper.cpp model: skipped (SETUP_WHISPER_MODEL is empty)"
+elif [ "$dry_run" = 1 ]; then
+  say "would run: $pull_command"
+else
+  say "downloading the whisper.cpp model $whisper_model (once; resumed if interrupted)"
+  pull_log="$(mktemp -t reelwright-setup-model.XXXXXX)"
+  # A short connect timeout: offline, this fails in seconds instead of hanging.
+  if model_path="$(npm run --silent models -- pull "$whisper_model" --connect-timeout 5 --stall-timeout 30 </dev/null 2>"$pull_log")"; then
+    say "whisper.cpp model: $model_path"
+  else
+    reason="$(grep '^models: ' "$pull_log" | tail -n 1 | sed 's/^models: //')"
+    say "could not download the whisper.cpp model (${reason:-see $pull_log}); captions use pocketsphinx until you run: $pull_command"
+  fi
+fi
+
 if [ "$dry_run" = 1 ]; then
   say "dry run: nothing was changed"
 else

@@ -15,6 +15,7 @@ import { catalogue } from "./catalogue.ts"
 import type { AnyOperation } from "./kernel/operation.ts"
 import { fieldsOf, textFields, textFormOf, textStruct } from "./kernel/text-input.ts"
 import { getCaptionRemoval } from "./ops/caption-removal/get-caption-removal.ts"
+import { models } from "./models-command.ts"
 import { getVideo } from "./ops/videos/get-video.ts"
 import packageJson from "../package.json" with { type: "json" }
 
@@ -170,8 +171,10 @@ const formOf = (path: string, given: Readonly<Record<string, string>>) =>
 const [first, ...rest] = catalogue.filter((op) => op.cli !== null).map(commandOf)
 
 const reelwright = Command.make("reelwright").pipe(
-  Command.withDescription("Calls a running Reelwright service. REELWRIGHT_URL (or --server) says where; ADMIN_TOKEN or REELWRIGHT_TOKEN who."),
-  Command.withSubcommands([first!, ...rest])
+  Command.withDescription(
+    "Calls a running Reelwright service (REELWRIGHT_URL or --server says where; ADMIN_TOKEN or REELWRIGHT_TOKEN who), and fetches whisper.cpp models into this machine's MODELS_DIR (models)."
+  ),
+  Command.withSubcommands([first!, ...rest, models])
 )
 
 const cli = Command.run(reelwright, { name: "reelwright", version: packageJson.version })

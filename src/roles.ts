@@ -2,9 +2,11 @@
 // reads its settings from the environment; an argument to main (`api`, `worker`) overrides ROLE.
 import { Config, Duration, Effect, Layer, Option } from "effect"
 import { resolve } from "node:path"
+import { Transcriber } from "../domain/ports/transcriber.ts"
 import { WorkspaceStore } from "../domain/ports/workspace-store.ts"
 import { HttpServerLive } from "../adapters/http/server.ts"
 import type { BucketRule } from "../adapters/http/token-buckets.ts"
+import { DEFAULT_WHISPER_MODEL } from "../adapters/media/whisper-models.ts"
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "../adapters/http/token-rate-limits.ts"
 import { DEFAULT_REQUEST_LIMITS, type RequestLimitSettings } from "../adapters/http/request-limits.ts"
 import { randomToken, sha256Hex } from "./kernel/secrets.ts"
@@ -123,6 +125,14 @@ const storeLines = (d: StoreDescription) => [
   `  Blobs:          ${d.blobStore}`
 ]
 
+/** Which engine captions are made with; pocketsphinx is said plainly to be poor, with the one command that fixes it. */
+const POCKETSPHINX_REAL_SPEECH_NOTE = "about 4 in 10 words wrong on real recordings, bench/recognition.ts"
+
+const captionLine = Effect.map(Transcriber, (t) =>
+  t.name === "pocketsphinx"
+    ? `  Captions:       pocketsphinx (${t.model}): poor on real speech (${POCKETSPHINX_REAL_SPEECH_NOTE}). For whisper.cpp: npm run models -- pull ${DEFAULT_WHISPER_MODEL}`
+    : `  Captions:       ${t.name === "whisper" ? "whisper.cpp" : "an OpenAI-compatible service"} (${t.model})`)
+
 const budgetText = (name: string, rule: BucketRule | null): string =>
   rule === null ? `${name} unlimited` : `${name} ${rule.perSecond}/s (bursts of ${rule.burst})`
 
@@ -139,6 +149,7 @@ const announceApi = (s: RoleSettings, d: StoreDescription) =>
       `  Admin token:    ${s.adminToken}   (for the CLI: ADMIN_TOKEN=... npm run cli -- ...)`,
       `  Files:          ${s.dataDir}`,
       ...storeLines(d),
+      yield* captionLine,
       `  Rate limits:    per token, in this process: ${budgetText("reads", s.rateLimits.reads)}, ` +
       budgetText("writes and /mcp", s.rateLimits.writes),
       s.role === "all"
@@ -148,11 +159,13 @@ const announceApi = (s: RoleSettings, d: StoreDescription) =>
   })
 
 const announceWorker = (s: RoleSettings, d: StoreDescription) =>
-  say([
-    `Reelwright worker: media jobs ${s.mediaConcurrency} at once, webhooks ${s.webhookConcurrency}, ` +
-    `${s.graceSeconds} s grace on shutdown`,
-    ...storeLines(d)
-  ])
+  Effect.flatMap(captionLine, (captions) =>
+    say([
+      `Reelwright worker: media jobs ${s.mediaConcurrency} at once, webhooks ${s.webhookConcurrency}, ` +
+      `${s.graceSeconds} s grace on shutdown`,
+      ...storeLines(d),
+      captions
+    ]))
 
 /**
  * Clears the scratch that killed processes left (of jobs no one runs any more), queues this month's

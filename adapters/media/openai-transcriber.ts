@@ -2,6 +2,7 @@
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { readFile } from "node:fs/promises"
 import { basename } from "node:path"
+import { WHISPER_LANGUAGES } from "../../domain/languages.ts"
 import { WorkFailed } from "../../domain/errors.ts"
 import { ProviderKeys } from "../../domain/ports/provider-keys.ts"
 import { Transcriber } from "../../domain/ports/transcriber.ts"
@@ -33,7 +34,9 @@ export const OpenAiTranscriberLive = (config: OpenAiConfig) =>
     Transcriber,
     Effect.map(ProviderKeys, (keys) => Transcriber.of({
       name: "openai",
-      transcribe: (wavPath, workspaceId) =>
+      model: config.model,
+      languages: WHISPER_LANGUAGES,
+      transcribe: (wavPath, workspaceId, language) =>
         Effect.gen(function*() {
           const url = endpoint(config.baseUrl)
           const apiKey = yield* apiKeyFor(keys, "openai", workspaceId, Redacted.make(config.apiKey))
@@ -43,6 +46,7 @@ export const OpenAiTranscriberLive = (config: OpenAiConfig) =>
           form.append("model", config.model)
           form.append("response_format", "verbose_json")
           form.append("timestamp_granularities[]", "word")
+          if (language !== undefined) form.append("language", language)
           const { body, response } = yield* Effect.tryPromise({
             // The signal aborts the request, body included, when the timeout interrupts it.
             try: async (signal) => {

@@ -10,6 +10,7 @@ import { join } from "node:path"
 import { pipeline } from "node:stream/promises"
 import type { TimedWord } from "../../domain/captions.ts"
 import { WorkFailed } from "../../domain/errors.ts"
+import { ENGLISH_ONLY } from "../../domain/languages.ts"
 import { Transcriber, type TranscriberShape } from "../../domain/ports/transcriber.ts"
 import { pcmWavHeader } from "./wav-file.ts"
 
@@ -208,6 +209,8 @@ const recognise = (binary: string, wavPath: string) =>
 export const makePocketsphinxTranscriber = (options: PocketsphinxOptions): TranscriberShape =>
   Transcriber.of({
     name: "pocketsphinx",
+    model: "en-us",
+    languages: ENGLISH_ONLY,
     transcribe: (wavPath) =>
       Effect.gen(function*() {
         const layout = yield* readLayout(wavPath)

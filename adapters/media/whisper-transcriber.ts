@@ -7,8 +7,10 @@ import { createHash } from "node:crypto"
 import { createReadStream } from "node:fs"
 import { stat } from "node:fs/promises"
 import { createRequire } from "node:module"
+import { basename } from "node:path"
 import type { TimedWord } from "../../domain/captions.ts"
 import { WorkFailed } from "../../domain/errors.ts"
+import { ENGLISH_ONLY, WHISPER_LANGUAGES } from "../../domain/languages.ts"
 import { Transcriber } from "../../domain/ports/transcriber.ts"
 
 export interface WhisperConfig {
@@ -41,6 +43,16 @@ interface WhisperAddon {
 }
 
 const ADDON = `@fugood/node-whisper-${process.platform}-${process.arch}`
+
+/** Whether this platform's addon is installed (it is an optional dependency). */
+export const whisperAddonInstalled = (): boolean => {
+  try {
+    createRequire(import.meta.url).resolve(ADDON)
+    return true
+  } catch {
+    return false
+  }
+}
 
 const loadAddon = Effect.try({
   try: () => createRequire(import.meta.url)(ADDON) as WhisperAddon,
@@ -132,10 +144,14 @@ export const wordsFromSegments = (segments: ReadonlyArray<WhisperSegment>): Arra
   return dropAnnotations(words)
 }
 
-const transcribeWith = (context: WhisperContext, wavPath: string) =>
+/** An English-only model (`ggml-base.en.bin`, `ggml-tiny.en-q5_1.bin`) knows English alone. */
+export const whisperLanguages = (modelPath: string): ReadonlyArray<string> =>
+  /\.en([.-]|$)/.test(basename(modelPath)) ? ENGLISH_ONLY : WHISPER_LANGUAGES
+
+/** `auto` asks a multilingual model to detect the language; an English-only one is always told English. */
+const transcribeWith = (context: WhisperContext, wavPath: string, language: string) =>
   Effect.async<ReadonlyArray<WhisperSegment>, WorkFailed>((resume) => {
-    // English only: the rest of the pipeline is English, and auto-detection misfires on .en models.
-    const job = context.transcribeFile(wavPath, { language: "en", tokenTimestamps: true, maxLen: 1 })
+    const job = context.transcribeFile(wavPath, { language, tokenTimestamps: true, maxLen: 1 })
     job.promise.then(
       (result) => resume(Effect.succeed(result.segments)),
       (e: unknown) =>
@@ -165,9 +181,13 @@ export const WhisperTranscriberLive = (config: WhisperConfig) =>
         }))
       return Transcriber.of({
         name: "whisper",
-        transcribe: (wavPath) =>
+        model: basename(config.modelPath),
+        languages: whisperLanguages(config.modelPath),
+        transcribe: (wavPath, _workspaceId, language) =>
           loaded.pipe(
-            Effect.flatMap((context) => transcribeWith(context, wavPath)),
+            Effect.flatMap((context) =>
+              transcribeWith(context, wavPath, language ?? (whisperLanguages(config.modelPath).length === 1 ? "en" : "auto"))
+            ),
             Effect.map(wordsFromSegments),
             Effect.withSpan("WhisperTranscriber.transcribe")
           )

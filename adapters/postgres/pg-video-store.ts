@@ -4,6 +4,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { LineStarts, StyleAdjustments } from "../../domain/caption-edits.ts"
 import { TimedWord } from "../../domain/captions.ts"
 import { GeneratedProject } from "../../domain/generated-project.ts"
+import { Language } from "../../domain/languages.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
 import { RenderOptions } from "../../domain/rules.ts"
 import { ExportState, Status, Step, VideoKind } from "../../domain/video.ts"
@@ -36,7 +37,8 @@ const VideoRow = Schema.Struct({
   error: Schema.NullOr(Schema.String),
   export: Schema.NullOr(ExportState),
   media_deleted_at: Schema.NullOr(IsoFromDate),
-  replaced_file_ids: Schema.Array(Schema.String)
+  replaced_file_ids: Schema.Array(Schema.String),
+  language: Schema.NullOr(Language)
 }).pipe(Schema.rename({
   workspace_id: "workspaceId",
   render_options: "renderOptions",
@@ -73,12 +75,12 @@ export const PgVideoStoreLive = Layer.effect(
       insert: (v) =>
         sql`INSERT INTO videos (id, workspace_id, kind, status, step, render, render_options, template_id, created_at,
             updated_at, editor_token, webhook_url, work, generated, source_url, source_file_id, video_file_id,
-            thumbnail_file_id, duration_seconds, width, height, error, export, media_deleted_at, replaced_file_ids)
+            thumbnail_file_id, duration_seconds, width, height, error, export, media_deleted_at, replaced_file_ids, language)
           VALUES (${v.id}, ${v.workspaceId}, ${v.kind}, ${v.status}, ${v.step}, ${v.render},
             ${jsonTextOrNull(v.renderOptions)}, ${v.templateId}, ${v.createdAt},
             ${v.updatedAt}, ${v.editorToken}, ${v.webhookUrl}, ${v.work}, ${v.generated}, ${v.sourceUrl},
             ${v.sourceFileId}, ${v.videoFileId}, ${v.thumbnailFileId}, ${v.durationSeconds}, ${v.width}, ${v.height},
-            ${v.error}, ${jsonTextOrNull(v.export)}, ${v.mediaDeletedAt}, ${jsonText(v.replacedFileIds)})`.pipe(
+            ${v.error}, ${jsonTextOrNull(v.export)}, ${v.mediaDeletedAt}, ${jsonText(v.replacedFileIds)}, ${v.language})`.pipe(
           Effect.asVoid,
           Effect.orDie,
           Effect.withSpan("PgVideoStore.insert")
@@ -116,7 +118,7 @@ export const PgVideoStoreLive = Layer.effect(
             video_file_id = ${v.videoFileId}, thumbnail_file_id = ${v.thumbnailFileId},
             duration_seconds = ${v.durationSeconds}, width = ${v.width}, height = ${v.height}, error = ${v.error},
             export = ${jsonTextOrNull(v.export)}, media_deleted_at = ${v.mediaDeletedAt},
-            replaced_file_ids = ${jsonText(v.replacedFileIds)}
+            replaced_file_ids = ${jsonText(v.replacedFileIds)}, language = ${v.language}
           WHERE id = ${v.id}`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgVideoStore.update")),
       list: ({ cursor, limit, status, workspaceId }) => {
         // A cursor this adapter did not make points past the end: an empty page rather than a restart.

@@ -76,6 +76,7 @@ describe("POST /v1/caption-videos", () => {
     const recognised = captions.body.words.map((w: { text: string }) => w.text)
     expect(wordErrors(normaliseWords(clip.words.map((w) => w.text)), normaliseWords(recognised)).rate).toBeLessThan(0.25)
     expect(captions.body.pages.length).toBeGreaterThan(1)
+    expect(captions.body.language).toBeNull()
 
     const srt = await call(app.baseUrl, `/v1/videos/${video.id}/captions.srt`, { token })
     expect(srt.status).toBe(200)
@@ -149,6 +150,23 @@ describe("POST /v1/caption-videos", () => {
   })
 
   // An uploaded source is checked at create (test/e2e/media-limits.test.ts); one at a URL once fetched.
+  it("takes a language the recogniser knows, and refuses one it does not or a malformed one with a 400 naming language", async () => {
+    const english = await call(app.baseUrl, "/v1/caption-videos", { token, json: { url: files.url("clip.mp4"), language: "en" } })
+    expect(english.status).toBe(200)
+    const video = await waitForVideo(app.baseUrl, token, english.body.id)
+    expect(video.status).toBe("completed")
+    const captions = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token })
+    expect(captions.body.language).toBe("en")
+    // The suite captions with pocketsphinx, which knows English alone.
+    const german = await call(app.baseUrl, "/v1/caption-videos", { token, json: { url: files.url("clip.mp4"), language: "de" } })
+    expect(german.status).toBe(400)
+    expect(german.body.error.details.field).toBe("language")
+    expect(german.body.error.message).toContain("recognises only en")
+    const malformed = await call(app.baseUrl, "/v1/caption-videos", { token, json: { url: files.url("clip.mp4"), language: "english" } })
+    expect(malformed.status).toBe(400)
+    expect(malformed.body.error.details.field).toBe("language")
+  })
+
   it("fails a source at a URL that is not a video with an error a person can act on", async () => {
     await writeFile(join(dir, "notes.mp4"), "these are not video bytes".repeat(100))
     const created = await call(app.baseUrl, "/v1/caption-videos", { token, json: { url: files.url("notes.mp4") } })

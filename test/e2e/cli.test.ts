@@ -84,6 +84,15 @@ describe("reelwright CLI", () => {
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
   })
 
+  it("lists the whisper.cpp models of this machine's MODELS_DIR without a service", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cli-models-"))
+    const listed = await cli(["models", "list"], { MODELS_DIR: dir })
+    expect(listed.code, listed.stderr).toBe(0)
+    expect(listed.stdout).toContain(`Models in ${dir}`)
+    expect(listed.stdout).toContain("whisper-base.en-q5_1")
+    await rm(dir, { recursive: true, force: true })
+  })
+
   it("uploads a local file with --file through the multipart form", async () => {
     const { token } = await app.createWorkspace()
     const dir = await mkdtemp(join(tmpdir(), "cli-upload-"))

@@ -189,7 +189,12 @@ describe("process roles on the embedded stores", () => {
     const api = track(await startListening({ dataDir: join(dataDir, "api"), env: { ROLE: "api" } }))
     expect(await tryGet(`${api.baseUrl}/ready`)).toBe(200)
     expect(api.output().stdout).toContain("Jobs:           not run here")
+    // The suite pins pocketsphinx (vitest.config.ts): the banner says plainly what that means and the one fix.
+    expect(api.output().stdout).toContain("Captions:       pocketsphinx (en-us): poor on real speech")
+    expect(api.output().stdout).toContain("For whisper.cpp: npm run models -- pull whisper-base.en-q5_1")
     const { token } = await createWorkspace(api.baseUrl)
+    const workspace = await call(api.baseUrl, "/v1/workspace", { token })
+    expect(workspace.body.transcription).toEqual({ engine: "pocketsphinx", model: "en-us" })
     const created = await call(api.baseUrl, "/v1/caption-videos", { token, json: { url: host.url } })
     expect(created.status).toBe(200)
     // The worker polls every second; a few polls later the job is still untouched.

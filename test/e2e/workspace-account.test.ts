@@ -63,6 +63,7 @@ describe("GET /v1/workspace", () => {
       cash: { balance: 0, currency: "USD", unit: "microdollars" },
       owner: { email: "Owner@Acme.test" },
       byok: false,
+      transcription: { engine: "pocketsphinx", model: "en-us" },
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
     })
     expect((await call(app.baseUrl, "/v1/workspace")).status).toBe(401)

@@ -79,8 +79,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-const transcribe = (config: Partial<OpenAiConfig>, workspaceId?: string) =>
-  Effect.flatMap(Transcriber, (t) => t.transcribe(wav, workspaceId)).pipe(
+const transcribe = (config: Partial<OpenAiConfig>, workspaceId?: string, language?: string) =>
+  Effect.flatMap(Transcriber, (t) => t.transcribe(wav, workspaceId, language)).pipe(
     Effect.provide(OpenAiTranscriberLive({ baseUrl, apiKey: KEY, model: "whisper-1", ...config }).pipe(
       Layer.provide(WorkspaceKeysLive({ "ws-byok": KEY }))
     ))
@@ -102,6 +102,15 @@ describe("OpenAiTranscriber", () => {
         fields: { model: "whisper-1", response_format: "verbose_json", "timestamp_granularities[]": "word" },
         file: { name: "audio.wav", type: "audio/wav", size }
       }])
+    }))
+
+  it.effect("sends the language when one is asked for, and none when it is left to the service", () =>
+    Effect.gen(function*() {
+      answer = "words"
+      received = []
+      yield* transcribe({}, undefined, "de")
+      yield* transcribe({})
+      expect(received.map((r) => r.fields.language)).toEqual(["de", undefined])
     }))
 
   it.effect("accepts a base URL that already ends in /v1", () =>

@@ -1,6 +1,9 @@
 // POST /v1/caption-videos, tool create_caption_video: records the video and queues its
 // generation in one transaction, then answers at once with status `processing`.
 import { Effect, Schema } from "effect"
+import { InvalidInput } from "../../../domain/errors.ts"
+import { Language, languageRefusal } from "../../../domain/languages.ts"
+import { Transcriber } from "../../../domain/ports/transcriber.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { checkSource, RenderOptions, SOURCE_LIMITS, SourceUrl, TemplateId, WebhookUrl } from "../../../domain/rules.ts"
 import { newCaptionVideo, Status, VideoId } from "../../../domain/video.ts"
@@ -22,7 +25,8 @@ export const CaptionVideoFields = {
     description:
       "Export the mp4 as soon as captions are timed. `{}` takes the defaults. Left out: the video completes as an editable project without an mp4; call the render operation later."
   }),
-  webhookUrl: Schema.optional(WebhookUrl)
+  webhookUrl: Schema.optional(WebhookUrl),
+  language: Schema.optional(Language)
 }
 
 export const CreatedVideo = Schema.Struct({
@@ -42,13 +46,21 @@ export interface CaptionVideoRequest {
   readonly templateId?: number | undefined
   readonly render?: RenderOptions | undefined
   readonly webhookUrl?: string | undefined
+  readonly language?: string | undefined
 }
+
+/** A language the service's recogniser cannot do is refused at create (400 naming `language`), not at the job. */
+const requireLanguage = (language: string | undefined) =>
+  Effect.flatMap(Transcriber, (transcriber) => {
+    const refusal = language === undefined ? null : languageRefusal(language, transcriber.languages, `${transcriber.name}, ${transcriber.model}`)
+    return refusal === null ? Effect.void : Effect.fail(new InvalidInput({ field: "language", message: refusal }))
+  })
 
 /** Shared by the JSON operation and the HTTP-only multipart upload. */
 export const startCaptionVideo = (request: CaptionVideoRequest) =>
   startWork(videoWork, {
     name: "caption video",
-    check: (workspace) => resolveTemplate(workspace, request.templateId),
+    check: (workspace) => Effect.zipRight(requireLanguage(request.language), resolveTemplate(workspace, request.templateId)),
     render: renderAtCreate(request.render),
     prepare: (workspace, template) =>
       Effect.gen(function*() {
@@ -65,6 +77,7 @@ export const startCaptionVideo = (request: CaptionVideoRequest) =>
           webhookUrl: request.webhookUrl ?? null,
           editorToken: randomToken("ed_"),
           source,
+          language: request.language,
           at
         })
         return {

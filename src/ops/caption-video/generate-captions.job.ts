@@ -50,7 +50,7 @@ export const generateCaptions = (videoId: string) =>
       const words = yield* videoWork.step(
         initial,
         "transcribing",
-        chargeCaptions(video, facts.durationSeconds).pipe(Effect.zipRight((yield* Transcriber).transcribe(wav, video.workspaceId)))
+        chargeCaptions(video, facts.durationSeconds).pipe(Effect.zipRight((yield* Transcriber).transcribe(wav, video.workspaceId, video.language ?? undefined)))
       )
       if (words.length === 0) {
         return yield* new WorkFailed({

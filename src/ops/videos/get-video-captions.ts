@@ -2,6 +2,7 @@ import { Effect, Option, Schema } from "effect"
 import { adjustedStyle, LineStarts, NO_EDITS, StyleAdjustments } from "../../../domain/caption-edits.ts"
 import { CaptionPage, CaptionStyle, layoutCaptions, layoutRulesOf, TimedWord, toSrt, toVtt } from "../../../domain/captions.ts"
 import { Conflict } from "../../../domain/errors.ts"
+import { Language } from "../../../domain/languages.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { captionStyleFor } from "../../../domain/generated-project.ts"
 import { VideoId, type VideoRecord } from "../../../domain/video.ts"
@@ -14,6 +15,9 @@ export const VideoCaptions = Schema.Struct({
   templateId: Schema.Int.annotations({ description: "The template the captions are styled with." }),
   revision: Schema.Int.pipe(Schema.nonNegative()).annotations({
     description: "Counts the edits saved so far (0: none). Send it with an edit to have it refused (409) if someone saved another edit since."
+  }),
+  language: Schema.NullOr(Language).annotations({
+    description: "The spoken language the words were recognised in, as asked at create; null when it was left to the recogniser."
   }),
   words: Schema.Array(TimedWord).annotations({ description: "Every word with its start and end, as recognised or spoken and then edited." }),
   lineStarts: LineStarts,
@@ -50,6 +54,7 @@ export const videoCaptions = (id: string) =>
       videoId: video.id,
       templateId: template.id,
       revision: edits.revision,
+      language: video.language,
       words,
       lineStarts: edits.lineStarts,
       adjustments: edits.style,

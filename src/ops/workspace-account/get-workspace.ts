@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { CashLedger } from "../../../domain/ports/cash-ledger.ts"
 import { Ledger } from "../../../domain/ports/ledger.ts"
+import { Transcriber } from "../../../domain/ports/transcriber.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
 import { presentWorkspace, WorkspaceObject } from "./parts/workspace-object.ts"
@@ -8,7 +9,7 @@ import { presentWorkspace, WorkspaceObject } from "./parts/workspace-object.ts"
 export const getWorkspace = operation({
   name: "getWorkspace",
   summary: "Get the workspace",
-  description: "The workspace the token acts for: its plan, credit balance, cash balance (micro-dollars) and owner.",
+  description: "The workspace the token acts for: its plan, credit balance, cash balance (micro-dollars) and owner, and the speech recogniser captions are made with.",
   path: Schema.Struct({}),
   payload: Schema.Struct({}),
   output: WorkspaceObject,
@@ -25,6 +26,6 @@ export const getWorkspace = operation({
         (yield* Ledger).balance(workspace.id),
         (yield* CashLedger).balance(workspace.id)
       ])
-      return presentWorkspace(workspace, credits, cash)
+      return presentWorkspace(workspace, credits, cash, yield* Transcriber)
     }).pipe(Effect.withSpan("getWorkspace"))
 })
