@@ -7,6 +7,7 @@ import { generatedVideo } from "./generated-video.ts"
 import { getVideoLoad } from "./get-video-load.ts"
 import { mcpCallLoad } from "./mcp-call-load.ts"
 import { queueThroughput } from "./queue-throughput.ts"
+import { recognition } from "./recognition.ts"
 import { uploadMemory } from "./upload-memory.ts"
 import { webhookThroughput } from "./webhook-throughput.ts"
 
@@ -19,6 +20,7 @@ const figures = [
   ...(await mcpCallLoad()),
   ...(await fakeTextScreenshot()),
   ...(await queueThroughput()),
-  ...(await webhookThroughput())
+  ...(await webhookThroughput()),
+  ...(await recognition())
 ]
 await report(figures)

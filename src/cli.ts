@@ -88,15 +88,22 @@ const describeIssues = (error: ParseResult.ParseError): string =>
 /** Reads what a create made until it is done, drawing one progress line on stderr. */
 const WAIT_FOR: Readonly<Record<string, AnyOperation>> = { CreatedVideo: getVideo, CreatedCaptionRemoval: getCaptionRemoval }
 
+/** What the progress line shows of a video or a removal; anything else in the record is left as it is. */
+const Progress = Schema.Struct({
+  status: Schema.String,
+  step: Schema.optional(Schema.String),
+  export: Schema.optional(Schema.NullOr(Schema.Struct({ status: Schema.String })))
+})
+
 const waitFor = (reader: AnyOperation, id: string, callers: ReadonlyMap<string, EndpointCaller>) =>
   Effect.gen(function*() {
     const started = Date.now()
     for (;;) {
       const record = yield* callers.get(reader.name)!.call({ path: { id } })
       const encoded = yield* Schema.encodeUnknown(reader.output)(record)
-      const { status, step, export: exported } = encoded as { status?: string; step?: string; export?: { status?: string } }
+      const { status, step, export: exported } = yield* Schema.decodeUnknown(Progress)(encoded)
       const seconds = ((Date.now() - started) / 1000).toFixed(0)
-      yield* Effect.sync(() => process.stderr.write(`\r${id}  ${status ?? "?"}  step: ${(step ?? "-").padEnd(18)} ${seconds}s   `))
+      yield* Effect.sync(() => process.stderr.write(`\r${id}  ${status}  step: ${(step ?? "-").padEnd(18)} ${seconds}s   `))
       if (status !== "processing" && exported?.status !== "rendering") {
         yield* Effect.sync(() => process.stderr.write("\n"))
         return encoded

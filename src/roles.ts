@@ -126,7 +126,7 @@ const storeLines = (d: StoreDescription) => [
 ]
 
 /** Which engine captions are made with; pocketsphinx is said plainly to be poor, with the one command that fixes it. */
-const POCKETSPHINX_REAL_SPEECH_NOTE = "about 4 in 10 words wrong on real recordings, bench/recognition.ts"
+const POCKETSPHINX_REAL_SPEECH_NOTE = "about half the words wrong on real recordings, bench/recognition.ts"
 
 const captionLine = Effect.map(Transcriber, (t) =>
   t.name === "pocketsphinx"

@@ -1,10 +1,11 @@
 // Offline speech recognition with Debian's pocketsphinx (`pocketsphinx_continuous -time yes`).
-// It runs at about 5x real time on one core, so long audio is cut at quiet points into chunks that
+// It runs at 3 to 7x real time on one core (short clips pay for loading the model), so long audio is cut at quiet points into chunks that
 // run in parallel, one per core, and the chunks' word times are shifted by where each chunk starts.
+// The settings are tuned on real read speech (bench/recognition.ts); it remains the fallback engine.
 import { Config, Effect, Layer } from "effect"
 import { spawn } from "node:child_process"
 import { createReadStream, createWriteStream } from "node:fs"
-import { mkdtemp, open, rm } from "node:fs/promises"
+import { mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises"
 import { availableParallelism, tmpdir } from "node:os"
 import { join } from "node:path"
 import { pipeline } from "node:stream/promises"
@@ -22,7 +23,22 @@ export interface PocketsphinxOptions {
   readonly minChunkSeconds: number
   /** ...and not longer than this, so work spreads evenly over the cores. */
   readonly maxChunkSeconds: number
+  /**
+   * Decoder arguments for every chunk (pocketsphinx refuses one given twice). Left out: DECODER_ARGS;
+   * `[]` is pocketsphinx's own defaults.
+   */
+  readonly decoderArgs?: ReadonlyArray<string>
+  /** Start each chunk's cepstral mean from the chunk's own (see `chunkCmnArgs`); left out, true. */
+  readonly chunkCmn?: boolean
 }
+
+/**
+ * Wider beams for the second (fwdflat) search than its defaults 1e-64 and 7e-29: on speech-eval, 2 of 81
+ * words fewer wrong for about 20% more time. Wider first-pass beams (-beam, -pbeam, -wbeam) cost 60% more
+ * time and gained nothing; -lw, -fillprob, -wip, -silprob, -maxhmmpf and -remove_noise no did no better
+ * than 3 words either way (the noise of one 81-word set), so they stay at pocketsphinx's defaults.
+ */
+export const DECODER_ARGS: ReadonlyArray<string> = ["-fwdflatbeam", "1e-80", "-fwdflatwbeam", "1e-40"]
 
 const SAMPLE_RATE = 16_000
 /** 10 ms of samples: pocketsphinx's own frame. */
@@ -179,11 +195,10 @@ const writeChunk = (source: string, layout: PcmLayout, chunk: Chunk, target: str
     )
   )
 
-const recognise = (binary: string, wavPath: string) =>
-  Effect.async<string, WorkFailed>((resume) => {
-    const child = spawn(binary, ["-infile", wavPath, "-time", "yes", "-logfn", "/dev/null"], {
-      stdio: ["ignore", "pipe", "pipe"]
-    })
+/** Runs pocketsphinx to its end: its stdout (the words) and stderr (its log, unless -logfn sends it elsewhere). */
+const runPocketsphinx = (binary: string, args: ReadonlyArray<string>) =>
+  Effect.async<{ readonly out: string; readonly err: string }, WorkFailed>((resume) => {
+    const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] })
     let out = ""
     let err = ""
     child.stdout.on("data", (piece: Buffer) => (out += piece.toString()))
@@ -194,7 +209,7 @@ const recognise = (binary: string, wavPath: string) =>
     child.on("close", (code) =>
       resume(
         code === 0
-          ? Effect.succeed(out)
+          ? Effect.succeed({ out, err })
           : Effect.fail(
             new WorkFailed({
               message: `Speech recognition failed (pocketsphinx exited with ${code}): ${
@@ -204,6 +219,52 @@ const recognise = (binary: string, wavPath: string) =>
           )
       ))
     return Effect.sync(() => child.kill("SIGKILL"))
+  })
+
+/** The mean pocketsphinx's log gives first: `cmn_live.c(138): Update to   < 31.90  4.49 ... >`. */
+const firstCepstralMean = (log: string): string | undefined => {
+  const values = /Update to\s*<([^>]*)>/.exec(log)?.[1]?.trim().split(/\s+/)
+  return values !== undefined && values.every((v) => Number.isFinite(Number(v))) ? values.join(",") : undefined
+}
+
+/**
+ * pocketsphinx subtracts a running cepstral mean that starts at the model's -cmninit and is first
+ * updated at the end of the first utterance (or after 8 s of speech), so a voice or microphone far from
+ * that start loses much of the first utterance of every chunk, which is all of a short clip: speech-eval's
+ * WER is 64% so and 49% when each clip starts from its own mean. A keyword search over the chunk costs a
+ * few percent of a decode and logs that first mean; the decode starts from it. The model's feat.params
+ * overrides a -cmninit on the command line, so the mean goes into a copy of it. [] when the log lacks
+ * the mean or the model's directory (the model's own start then stands).
+ */
+const chunkCmnArgs = (binary: string, chunkPath: string, decoderArgs: ReadonlyArray<string>, featPath: string) =>
+  Effect.gen(function*() {
+    const hmm = decoderArgs.indexOf("-hmm")
+    const { err } = yield* runPocketsphinx(binary, [
+      "-infile", chunkPath,
+      // Only the front end (and so the mean) matters here: the cheapest search (spotting "a", a word every
+      // English dictionary has), scoring every 10th frame.
+      "-keyphrase", "a", "-ds", "10", "-topn", "1",
+      ...(hmm === -1 ? [] : decoderArgs.slice(hmm, hmm + 2))
+    ])
+    const mean = firstCepstralMean(err)
+    // The configuration pocketsphinx logs first names the acoustic model's directory.
+    const modelDir = /^-hmm\s+(\S+)\s*$/m.exec(err)?.[1]
+    if (mean === undefined || modelDir === undefined) return []
+    const params = yield* Effect.promise(() => readFile(join(modelDir, "feat.params"), "utf8").catch(() => undefined))
+    if (params === undefined) return []
+    const lines = params.split("\n").filter((line) => line.trim() !== "" && !line.trim().startsWith("-cmninit"))
+    yield* Effect.promise(() => writeFile(featPath, [...lines, `-cmninit ${mean}`, ""].join("\n")))
+    return ["-featparams", featPath]
+  })
+
+const recognise = (binary: string, chunkPath: string, options: PocketsphinxOptions, featPath: string) =>
+  Effect.gen(function*() {
+    const decoderArgs = options.decoderArgs ?? DECODER_ARGS
+    const cmnArgs = options.chunkCmn === false ? [] : yield* chunkCmnArgs(binary, chunkPath, decoderArgs, featPath)
+    const { out } = yield* runPocketsphinx(binary, [
+      "-infile", chunkPath, "-time", "yes", "-logfn", "/dev/null", ...cmnArgs, ...decoderArgs
+    ])
+    return out
   })
 
 export const makePocketsphinxTranscriber = (options: PocketsphinxOptions): TranscriberShape =>
@@ -223,11 +284,12 @@ export const makePocketsphinxTranscriber = (options: PocketsphinxOptions): Trans
           chunks,
           (chunk, i) => {
             const chunkPath = join(dir, `chunk-${i}.wav`)
+            const featPath = join(dir, `chunk-${i}.feat.params`)
             return writeChunk(wavPath, layout, chunk, chunkPath).pipe(
-              Effect.zipRight(recognise(options.binary, chunkPath)),
+              Effect.zipRight(recognise(options.binary, chunkPath, options, featPath)),
               Effect.map((stdout) => parsePocketsphinxWords(stdout, chunk.start / SAMPLE_RATE)),
               // Only `parallelism` chunk copies sit on disk at a time.
-              Effect.ensuring(Effect.promise(() => rm(chunkPath, { force: true })))
+              Effect.ensuring(Effect.promise(() => Promise.all([rm(chunkPath, { force: true }), rm(featPath, { force: true })])))
             )
           },
           { concurrency: options.parallelism }
@@ -236,16 +298,26 @@ export const makePocketsphinxTranscriber = (options: PocketsphinxOptions): Trans
       }).pipe(Effect.scoped, Effect.withSpan("PocketsphinxTranscriber.transcribe"))
   })
 
+/**
+ * POCKETSPHINX_PATH: the binary. POCKETSPHINX_ARGS: decoder arguments, separated by spaces, in place of
+ * DECODER_ARGS (empty: pocketsphinx's defaults). POCKETSPHINX_CHUNK_CMN=false: the model's initial mean.
+ */
 export const PocketsphinxTranscriberLive = Layer.effect(
   Transcriber,
   Effect.map(
-    Config.string("POCKETSPHINX_PATH").pipe(Config.withDefault("pocketsphinx_continuous")),
-    (binary) =>
+    Config.all({
+      binary: Config.string("POCKETSPHINX_PATH").pipe(Config.withDefault("pocketsphinx_continuous")),
+      args: Config.string("POCKETSPHINX_ARGS").pipe(Config.withDefault(DECODER_ARGS.join(" "))),
+      chunkCmn: Config.boolean("POCKETSPHINX_CHUNK_CMN").pipe(Config.withDefault(true))
+    }),
+    ({ args, binary, chunkCmn }) =>
       makePocketsphinxTranscriber({
         binary,
         parallelism: availableParallelism(),
         minChunkSeconds: 60,
-        maxChunkSeconds: 300
+        maxChunkSeconds: 300,
+        decoderArgs: args.split(/\s+/).filter((arg) => arg !== ""),
+        chunkCmn
       })
   )
 )

@@ -44,3 +44,35 @@ export const wordErrors = (reference: ReadonlyArray<string>, hypothesis: Readonl
   const errors = d[reference.length]![hypothesis.length]!
   return { errors, referenceWords: reference.length, rate: reference.length === 0 ? 0 : errors / reference.length, matches }
 }
+
+export interface StartErrors {
+  /** How many words the best alignment matches (the errors are theirs). */
+  readonly aligned: number
+  /** |recognised start - reference start|, seconds. */
+  readonly mean: number
+  readonly median: number
+  readonly p90: number
+  readonly max: number
+}
+
+/**
+ * How far recognised word starts are from the reference's (festival's own times), over the words the
+ * best word alignment matches exactly; undefined when none match.
+ */
+export const wordStartErrors = (
+  reference: ReadonlyArray<{ readonly text: string; readonly start: number }>,
+  recognised: ReadonlyArray<{ readonly text: string; readonly start: number }>
+): StartErrors | undefined => {
+  const words = (timed: typeof reference) => timed.map((w) => normaliseWords([w.text]).join(" "))
+  const errors = wordErrors(words(reference), words(recognised)).matches
+    .map(([r, h]) => Math.abs(reference[r]!.start - recognised[h]!.start))
+    .sort((a, b) => a - b)
+  if (errors.length === 0) return undefined
+  return {
+    aligned: errors.length,
+    mean: errors.reduce((a, b) => a + b, 0) / errors.length,
+    median: errors[Math.floor(errors.length / 2)]!,
+    p90: errors[Math.ceil(0.9 * errors.length) - 1]!,
+    max: errors[errors.length - 1]!
+  }
+}
