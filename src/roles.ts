@@ -6,7 +6,7 @@ import { Transcriber } from "../domain/ports/transcriber.ts"
 import { WorkspaceStore } from "../domain/ports/workspace-store.ts"
 import { HttpServerLive } from "../adapters/http/server.ts"
 import type { BucketRule } from "../adapters/http/token-buckets.ts"
-import { DEFAULT_WHISPER_MODEL } from "../adapters/media/whisper-models.ts"
+import { DEFAULT_DATA_DIR, DEFAULT_WHISPER_MODEL } from "../adapters/media/whisper-models.ts"
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "../adapters/http/token-rate-limits.ts"
 import { DEFAULT_REQUEST_LIMITS, type RequestLimitSettings } from "../adapters/http/request-limits.ts"
 import { randomToken, sha256Hex } from "./kernel/secrets.ts"
@@ -36,7 +36,7 @@ const rateBudget = (rateName: string, burstName: string, defaults: BucketRule) =
 export const roleSettings = Effect.gen(function*() {
   const role = yield* Config.literal(...ROLES)("ROLE").pipe(Config.withDefault("all" as const))
   const port = yield* Config.integer("PORT").pipe(Config.withDefault(8080))
-  const dataDir = resolve(yield* Config.string("DATA_DIR").pipe(Config.withDefault("./data")))
+  const dataDir = resolve(yield* Config.string("DATA_DIR").pipe(Config.withDefault(DEFAULT_DATA_DIR)))
   const baseUrl = (yield* Config.string("BASE_URL").pipe(Config.withDefault(`http://localhost:${port}`))).replace(/\/+$/, "")
   const devToken = yield* Config.option(Config.string("DEV_API_TOKEN"))
   const adminToken = yield* Config.string("ADMIN_TOKEN").pipe(Config.withDefault(randomToken("rwadmin_")))

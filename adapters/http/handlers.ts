@@ -50,9 +50,10 @@ const handlerOf = (op: AnyOperation<OperationServices>) => (request: EndpointReq
   Effect.gen(function*() {
     const { payload } = request
     const upload = op.upload?.bind(op)
+    const input = { ...request.path, ...payload }
     const { fingerprint, run } = upload !== undefined && isUpload(payload)
       ? yield* uploadRun(payload, upload)
-      : { fingerprint: { ...request.path, ...payload }, run: op.handle({ ...request.path, ...payload }) }
+      : { fingerprint: input, run: op.handle(input) }
     const key = request.headers?.["idempotency-key"]
     return yield* op.idempotent && key !== undefined
       ? withIdempotency(key, op.name, fingerprint, op.output, run)

@@ -18,7 +18,7 @@ export const PUBLIC_HOME = "https://huggingface.co/ggerganov/whisper.cpp/resolve
 /** What setup.sh and the image pull: English, small enough for 2 cores, far better than pocketsphinx. */
 export const DEFAULT_WHISPER_MODEL = "whisper-base.en-q5_1"
 
-/** src/roles.ts's default for DATA_DIR; MODELS_DIR defaults to its `models` folder. */
+/** Where the service keeps its files unless DATA_DIR says otherwise (src/roles.ts); MODELS_DIR defaults to its `models` folder. */
 export const DEFAULT_DATA_DIR = "./data"
 
 /** MODELS_DIR, else DATA_DIR/models, as an absolute path. */

@@ -82,23 +82,20 @@ export interface Operation<
 /** A Struct of any fields, as a surface walks it: its fields by name and the Schema that decodes them. */
 export type AnyStruct = Schema.Schema.AnyNoContext & { readonly fields: Schema.Struct.Fields }
 
+/** The parts of an operation whose types differ from one operation to the next. */
+type Erased = "path" | "payload" | "output" | "handle" | "upload"
+
 /**
  * Any operation needing at most the services `R`, as the surfaces hold the catalogue. Its input is what
  * its own `path` and `payload` Schemas decoded, which every surface does before calling `handle` (so the
  * method's parameter is the decoded record rather than one operation's type).
  */
-export interface AnyOperation<R = unknown> {
-  readonly name: string
-  readonly summary: string
-  readonly description: string
+export interface AnyOperation<R = unknown> extends
+  Omit<OperationBody<string, Schema.Struct.Fields, Schema.Struct.Fields, unknown, unknown, DomainError, R>, Erased>
+{
   readonly path: AnyStruct
   readonly payload: AnyStruct
   readonly output: Schema.Schema.AnyNoContext
-  readonly http: HttpSurface
-  readonly access: "workspace" | "admin"
-  readonly tool: string | null
-  readonly cli: string | null
-  readonly idempotent: boolean
   readonly errors: ReadonlyArray<ErrorTag>
   handle(input: Readonly<Record<string, unknown>>): Effect.Effect<unknown, DomainError, R>
   upload?(file: UploadedFile, input: Readonly<Record<string, unknown>>): Effect.Effect<unknown, DomainError, R>
