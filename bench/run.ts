@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark in sequence, then one table of all their figures.
+import { alignment } from "./alignment.ts"
 import { captionRemoval } from "./caption-removal.ts"
 import { captionRender } from "./caption-render.ts"
 import { fakeTextScreenshot } from "./fake-text-screenshot.ts"
@@ -21,6 +22,7 @@ const figures = [
   ...(await fakeTextScreenshot()),
   ...(await queueThroughput()),
   ...(await webhookThroughput()),
-  ...(await recognition())
+  ...(await recognition()),
+  ...(await alignment())
 ]
 await report(figures)

@@ -16,6 +16,7 @@ export const STEPS = [
   "probing",
   "extracting_audio",
   "transcribing",
+  "aligning",
   "speaking",
   "writing_scenes",
   "drawing",
@@ -26,7 +27,7 @@ export const STEPS = [
 ] as const
 export const Step = Schema.Literal(...STEPS).annotations({
   description:
-    "Pipeline step. Caption videos: queued, fetching_source, probing, extracting_audio, transcribing, building_captions, rendering, completed. AI videos: queued, speaking, writing_scenes, drawing, building_captions, rendering, completed. Gameplay videos: queued, speaking, making_footage (built-in footage only), building_captions, rendering, completed. Fake-text and quiz videos: queued, speaking (every voice, then the sounds mixed in), making_footage (a built-in game backdrop only), building_captions, rendering (drawing the frames and encoding), completed. A failed video keeps the step it failed in."
+    "Pipeline step. Caption videos: queued, fetching_source, probing, extracting_audio, transcribing, aligning (only with a `transcript`: its words timed to the audio), building_captions, rendering, completed. AI videos: queued, speaking, writing_scenes, drawing, building_captions, rendering, completed. Gameplay videos: queued, speaking, making_footage (built-in footage only), building_captions, rendering, completed. Fake-text and quiz videos: queued, speaking (every voice, then the sounds mixed in), making_footage (a built-in game backdrop only), building_captions, rendering (drawing the frames and encoding), completed. A failed video keeps the step it failed in."
 })
 export type Step = typeof Step.Type
 
@@ -95,6 +96,8 @@ export interface VideoRecord {
   readonly replacedFileIds: ReadonlyArray<string>
   /** The spoken language asked for at create (ISO 639-1); null leaves it to the engine. */
   readonly language: string | null
+  /** The user's script (plain text, SRT or VTT) whose words the captions show; null: what is heard. */
+  readonly transcript: string | null
 }
 
 export const WebhookEventName = Schema.Literal(
@@ -365,15 +368,21 @@ const newVideo = (input: NewVideo, kind: VideoKind): VideoRecord => ({
   export: null,
   mediaDeletedAt: null,
   replacedFileIds: [],
-  language: null
+  language: null,
+  transcript: null
 })
 
 /** A new caption video, as the create operation records it. */
 export const newCaptionVideo = (
-  input: NewVideo & { readonly source: { readonly url: string } | { readonly fileId: string }; readonly language?: string | undefined }
+  input: NewVideo & {
+    readonly source: { readonly url: string } | { readonly fileId: string }
+    readonly language?: string | undefined
+    readonly transcript?: string | undefined
+  }
 ): VideoRecord => ({
   ...newVideo(input, "caption"),
   language: input.language ?? null,
+  transcript: input.transcript ?? null,
   sourceUrl: "url" in input.source ? input.source.url : null,
   sourceFileId: "fileId" in input.source ? input.source.fileId : null
 })

@@ -10,6 +10,7 @@ import { IllustratorFromConfig } from "../adapters/imagery/illustrator-config.ts
 import { FfmpegEngineLive } from "../adapters/media/ffmpeg-engine.ts"
 import { FfmpegTimelineRendererLive } from "../adapters/media/ffmpeg-timeline-renderer.ts"
 import { OnnxTextDetectorLive } from "../adapters/media/onnx-text-detector.ts"
+import { PocketsphinxAlignerLive } from "../adapters/media/pocketsphinx-aligner.ts"
 import { SynthSoundEffectsLive } from "../adapters/media/synth-sound-effects.ts"
 import { TranscriberFromConfig } from "../adapters/media/transcriber-config.ts"
 import { MemoryStoresLive } from "../adapters/memory/memory-layer.ts"
@@ -51,6 +52,7 @@ const toolsLayer = (settings: AppSettings) =>
     SynthSoundEffectsLive,
     OnnxTextDetectorLive,
     TranscriberFromConfig,
+    PocketsphinxAlignerLive,
     SpeechEnginesLive,
     SourceFetcherLive.pipe(Layer.provide(OutboundClientLive)),
     HttpsWebhookTransportLive.pipe(Layer.provide(OutboundClientLive)),

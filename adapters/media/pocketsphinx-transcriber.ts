@@ -3,16 +3,15 @@
 // run in parallel, one per core, and the chunks' word times are shifted by where each chunk starts.
 // The settings are tuned on real read speech (bench/recognition.ts); it remains the fallback engine.
 import { Config, Effect, Layer } from "effect"
-import { spawn } from "node:child_process"
 import { createReadStream, createWriteStream } from "node:fs"
 import { mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises"
 import { availableParallelism, tmpdir } from "node:os"
 import { join } from "node:path"
 import { pipeline } from "node:stream/promises"
 import type { TimedWord } from "../../domain/captions.ts"
-import { WorkFailed } from "../../domain/errors.ts"
 import { ENGLISH_ONLY } from "../../domain/languages.ts"
 import { Transcriber, type TranscriberShape } from "../../domain/ports/transcriber.ts"
+import { runPocketsphinx } from "./pocketsphinx-process.ts"
 import { pcmWavHeader } from "./wav-file.ts"
 
 export interface PocketsphinxOptions {
@@ -46,10 +45,6 @@ const FRAME = 160
 /** A cut goes in the middle of the quietest 200 ms near its target. */
 const QUIET_FRAMES = 20
 const SEARCH_SECONDS = 5
-
-const NOT_INSTALLED =
-  "Speech recognition is not installed: install pocketsphinx (apt-get install pocketsphinx pocketsphinx-en-us), " +
-  "set POCKETSPHINX_PATH to pocketsphinx_continuous, or choose another engine with TRANSCRIBER=whisper or TRANSCRIBER=openai."
 
 /** Noise and silence markers, not words: <s>, </s>, <sil>, [NOISE], ++BREATH++. */
 const FILLER = /^(<.*>|\[.*\]|\+\+.*\+\+)$/
@@ -194,32 +189,6 @@ const writeChunk = (source: string, layout: PcmLayout, chunk: Chunk, target: str
       createWriteStream(target)
     )
   )
-
-/** Runs pocketsphinx to its end: its stdout (the words) and stderr (its log, unless -logfn sends it elsewhere). */
-const runPocketsphinx = (binary: string, args: ReadonlyArray<string>) =>
-  Effect.async<{ readonly out: string; readonly err: string }, WorkFailed>((resume) => {
-    const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] })
-    let out = ""
-    let err = ""
-    child.stdout.on("data", (piece: Buffer) => (out += piece.toString()))
-    child.stderr.on("data", (piece: Buffer) => (err += piece.toString()))
-    // Node may emit "close" after "error"; the fiber takes the first outcome.
-    child.on("error", (e: NodeJS.ErrnoException) =>
-      resume(e.code === "ENOENT" ? Effect.fail(new WorkFailed({ message: NOT_INSTALLED })) : Effect.die(e)))
-    child.on("close", (code) =>
-      resume(
-        code === 0
-          ? Effect.succeed({ out, err })
-          : Effect.fail(
-            new WorkFailed({
-              message: `Speech recognition failed (pocketsphinx exited with ${code}): ${
-                err.trim().split("\n").slice(-2).join(" ") || "check that pocketsphinx-en-us is installed"
-              }`
-            })
-          )
-      ))
-    return Effect.sync(() => child.kill("SIGKILL"))
-  })
 
 /** The mean pocketsphinx's log gives first: `cmn_live.c(138): Update to   < 31.90  4.49 ... >`. */
 const firstCepstralMean = (log: string): string | undefined => {

@@ -7,6 +7,8 @@ export interface WavInfo {
   readonly channels: number
   readonly bitsPerSample: number
   readonly durationSeconds: number
+  /** Where the samples start, in bytes from the start of the file. */
+  readonly dataOffset: number
 }
 
 const HEADER_BYTES = 4096
@@ -21,7 +23,7 @@ export const readWavInfo = async (path: string): Promise<WavInfo> => {
     if (head.toString("ascii", 0, 4) !== "RIFF" || head.toString("ascii", 8, 12) !== "WAVE") {
       throw new Error(`${path} is not a WAV file`)
     }
-    let format: Omit<WavInfo, "durationSeconds"> | undefined
+    let format: Omit<WavInfo, "durationSeconds" | "dataOffset"> | undefined
     for (let at = 12; at + 8 <= head.length;) {
       const id = head.toString("ascii", at, at + 4)
       const length = head.readUInt32LE(at + 4)
@@ -31,7 +33,7 @@ export const readWavInfo = async (path: string): Promise<WavInfo> => {
         // Streaming writers leave the data length at 0 or 0xFFFFFFFF: the rest of the file is the data.
         const dataBytes = length === 0 || at + 8 + length > size ? size - at - 8 : length
         const bytesPerSecond = format.sampleRate * format.channels * (format.bitsPerSample / 8)
-        return { ...format, durationSeconds: dataBytes / bytesPerSecond }
+        return { ...format, durationSeconds: dataBytes / bytesPerSecond, dataOffset: at + 8 }
       }
       at += 8 + length + (length % 2)
     }

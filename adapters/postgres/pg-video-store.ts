@@ -38,7 +38,8 @@ const VideoRow = Schema.Struct({
   export: Schema.NullOr(ExportState),
   media_deleted_at: Schema.NullOr(IsoFromDate),
   replaced_file_ids: Schema.Array(Schema.String),
-  language: Schema.NullOr(Language)
+  language: Schema.NullOr(Language),
+  transcript: Schema.NullOr(Schema.String)
 }).pipe(Schema.rename({
   workspace_id: "workspaceId",
   render_options: "renderOptions",
@@ -75,12 +76,12 @@ export const PgVideoStoreLive = Layer.effect(
       insert: (v) =>
         sql`INSERT INTO videos (id, workspace_id, kind, status, step, render, render_options, template_id, created_at,
             updated_at, editor_token, webhook_url, work, generated, source_url, source_file_id, video_file_id,
-            thumbnail_file_id, duration_seconds, width, height, error, export, media_deleted_at, replaced_file_ids, language)
+            thumbnail_file_id, duration_seconds, width, height, error, export, media_deleted_at, replaced_file_ids, language, transcript)
           VALUES (${v.id}, ${v.workspaceId}, ${v.kind}, ${v.status}, ${v.step}, ${v.render},
             ${jsonTextOrNull(v.renderOptions)}, ${v.templateId}, ${v.createdAt},
             ${v.updatedAt}, ${v.editorToken}, ${v.webhookUrl}, ${v.work}, ${v.generated}, ${v.sourceUrl},
             ${v.sourceFileId}, ${v.videoFileId}, ${v.thumbnailFileId}, ${v.durationSeconds}, ${v.width}, ${v.height},
-            ${v.error}, ${jsonTextOrNull(v.export)}, ${v.mediaDeletedAt}, ${jsonText(v.replacedFileIds)}, ${v.language})`.pipe(
+            ${v.error}, ${jsonTextOrNull(v.export)}, ${v.mediaDeletedAt}, ${jsonText(v.replacedFileIds)}, ${v.language}, ${v.transcript})`.pipe(
           Effect.asVoid,
           Effect.orDie,
           Effect.withSpan("PgVideoStore.insert")
@@ -118,7 +119,7 @@ export const PgVideoStoreLive = Layer.effect(
             video_file_id = ${v.videoFileId}, thumbnail_file_id = ${v.thumbnailFileId},
             duration_seconds = ${v.durationSeconds}, width = ${v.width}, height = ${v.height}, error = ${v.error},
             export = ${jsonTextOrNull(v.export)}, media_deleted_at = ${v.mediaDeletedAt},
-            replaced_file_ids = ${jsonText(v.replacedFileIds)}, language = ${v.language}
+            replaced_file_ids = ${jsonText(v.replacedFileIds)}, language = ${v.language}, transcript = ${v.transcript}
           WHERE id = ${v.id}`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgVideoStore.update")),
       list: ({ cursor, limit, status, workspaceId }) => {
         // A cursor this adapter did not make points past the end: an empty page rather than a restart.

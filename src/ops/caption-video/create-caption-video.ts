@@ -3,6 +3,7 @@
 import { Effect, Schema } from "effect"
 import { InvalidInput } from "../../../domain/errors.ts"
 import { Language, languageRefusal } from "../../../domain/languages.ts"
+import { MAX_TRANSCRIPT_CHARACTERS, parseTranscript } from "../../../domain/transcript.ts"
 import { Transcriber } from "../../../domain/ports/transcriber.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { checkSource, RenderOptions, SOURCE_LIMITS, SourceUrl, TemplateId, WebhookUrl } from "../../../domain/rules.ts"
@@ -19,6 +20,13 @@ import { renderAtCreate } from "../render/parts/render-at-create.ts"
 import { requireSource } from "../../shared/media/require-source.ts"
 import { storeFile } from "../../shared/media/store-file.ts"
 
+const Transcript = Schema.String.pipe(Schema.maxLength(MAX_TRANSCRIPT_CHARACTERS)).annotations({
+  description:
+    "What is said, to caption exactly as written instead of what the recogniser hears: plain text, SRT or WebVTT " +
+    `(at most ${MAX_TRANSCRIPT_CHARACTERS} characters). Each word is timed by aligning it to the audio (the step \`aligning\`); ` +
+    "SRT and VTT cue times are kept as anchors. A transcript that does not match the speech fails the video with an error saying so. English speech only."
+})
+
 export const CaptionVideoFields = {
   templateId: Schema.optional(TemplateId),
   render: Schema.optional(RenderOptions).annotations({
@@ -26,7 +34,8 @@ export const CaptionVideoFields = {
       "Export the mp4 as soon as captions are timed. `{}` takes the defaults. Left out: the video completes as an editable project without an mp4; call the render operation later."
   }),
   webhookUrl: Schema.optional(WebhookUrl),
-  language: Schema.optional(Language)
+  language: Schema.optional(Language),
+  transcript: Schema.optional(Transcript)
 }
 
 export const CreatedVideo = Schema.Struct({
@@ -47,6 +56,7 @@ export interface CaptionVideoRequest {
   readonly render?: RenderOptions | undefined
   readonly webhookUrl?: string | undefined
   readonly language?: string | undefined
+  readonly transcript?: string | undefined
 }
 
 /** A language the service's recogniser cannot do is refused at create (400 naming `language`), not at the job. */
@@ -56,11 +66,25 @@ const requireLanguage = (language: string | undefined) =>
     return refusal === null ? Effect.void : Effect.fail(new InvalidInput({ field: "language", message: refusal }))
   })
 
+/** A transcript is read at create, so a malformed one is a 400 naming the line, not a failed video. */
+const requireTranscript = (transcript: string | undefined, language: string | undefined) => {
+  if (transcript === undefined) return Effect.void
+  if (language !== undefined && language !== "en") {
+    return Effect.fail(new InvalidInput({ field: "transcript", message: "transcripts are aligned to English speech only; leave `language` out or send `en`" }))
+  }
+  const parsed = parseTranscript(transcript)
+  return parsed.ok ? Effect.void : Effect.fail(new InvalidInput({ field: "transcript", message: parsed.reason }))
+}
+
 /** Shared by the JSON operation and the HTTP-only multipart upload. */
 export const startCaptionVideo = (request: CaptionVideoRequest) =>
   startWork(videoWork, {
     name: "caption video",
-    check: (workspace) => Effect.zipRight(requireLanguage(request.language), resolveTemplate(workspace, request.templateId)),
+    check: (workspace) =>
+      requireLanguage(request.language).pipe(
+        Effect.zipRight(requireTranscript(request.transcript, request.language)),
+        Effect.zipRight(resolveTemplate(workspace, request.templateId))
+      ),
     render: renderAtCreate(request.render),
     prepare: (workspace, template) =>
       Effect.gen(function*() {
@@ -78,6 +102,7 @@ export const startCaptionVideo = (request: CaptionVideoRequest) =>
           editorToken: randomToken("ed_"),
           source,
           language: request.language,
+          transcript: request.transcript,
           at
         })
         return {

@@ -15,6 +15,7 @@ import { videoWork } from "../../kernel/video-work.ts"
 import { chargeWork } from "../../shared/credits/charge-work.ts"
 import { downloadSource } from "../../shared/media/download-source.ts"
 import { localSource, withScratchDir } from "../../shared/media/scratch.ts"
+import { alignTranscript } from "./parts/align-transcript.ts"
 
 const ensureStoredSource = (video: VideoRecord, dir: string) =>
   Effect.gen(function*() {
@@ -47,16 +48,19 @@ export const generateCaptions = (videoId: string) =>
       }))
       const wav = `${dir}/audio.wav`
       yield* videoWork.step(initial, "extracting_audio", media.extractAudio(sourcePath, wav))
-      const words = yield* videoWork.step(
+      const heard = yield* videoWork.step(
         initial,
         "transcribing",
         chargeCaptions(video, facts.durationSeconds).pipe(Effect.zipRight((yield* Transcriber).transcribe(wav, video.workspaceId, video.language ?? undefined)))
       )
-      if (words.length === 0) {
+      if (heard.length === 0) {
         return yield* new WorkFailed({
           message: "No speech was recognised in the source's audio, so there is nothing to caption."
         })
       }
+      const words = video.transcript === null
+        ? heard
+        : yield* videoWork.step(initial, "aligning", alignTranscript(video.transcript, wav, heard, facts.durationSeconds))
       yield* videoWork.step(initial, "building_captions", videos.saveWords(videoId, words))
       yield* videoWork.apply(videoId, (at) => ({ _tag: "Generated", at }))
     }))
