@@ -14,7 +14,7 @@ import { basename, join } from "node:path"
 import { promisify } from "node:util"
 import { makePocketsphinxTranscriber, PocketsphinxTranscriberLive } from "../adapters/media/pocketsphinx-transcriber.ts"
 import { whisperAddonInstalled, WhisperTranscriberLive } from "../adapters/media/whisper-transcriber.ts"
-import type { TimedWord } from "../domain/captions.ts"
+import { LOW_CONFIDENCE, type TimedWord } from "../domain/captions.ts"
 import { Transcriber, type TranscriberShape } from "../domain/ports/transcriber.ts"
 import { readWavFormat } from "../test/support/clips.ts"
 import { type SpokenWord, speak } from "../test/support/festival.ts"
@@ -66,9 +66,18 @@ const speechEvalFigures = async (engine: Engine, clips: ReadonlyArray<EvalClip>)
   let errors = 0
   let words = 0
   let seconds = 0
+  // Words the engine was unsure of (below LOW_CONFIDENCE) and the rest: how many of each it got wrong.
+  const marked = { unsure: 0, unsureWrong: 0, sure: 0, sureWrong: 0 }
   for (const clip of clips) {
     const heard = await transcribe(engine, clip.wavPath)
     const result = errorsIn(clip.reference, heard.words)
+    const right = new Set(result.matches.map(([, h]) => h))
+    heard.words.forEach((word, h) => {
+      if (word.confidence === undefined) return
+      const unsure = word.confidence < LOW_CONFIDENCE
+      marked[unsure ? "unsure" : "sure"]++
+      if (!right.has(h)) marked[unsure ? "unsureWrong" : "sureWrong"]++
+    })
     errors += result.errors
     words += result.referenceWords
     seconds += heard.seconds
@@ -98,6 +107,15 @@ const speechEvalFigures = async (engine: Engine, clips: ReadonlyArray<EvalClip>)
       unit: "x",
       note: `wall / ${audio.toFixed(1)} s of audio`
     },
+    ...(marked.unsure + marked.sure === 0 ? [] : [
+      {
+        bench: BENCH,
+        name: `${engine.label}: speech-eval words marked unsure that are wrong`,
+        value: percent(marked.unsureWrong, Math.max(1, marked.unsure)),
+        unit: "%",
+        note: `${marked.unsureWrong}/${marked.unsure}; of the words not marked, ${marked.sureWrong}/${marked.sure} are wrong`
+      }
+    ]),
     ...perClip
   ]
 }

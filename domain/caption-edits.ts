@@ -91,6 +91,10 @@ export const splitSpacedWords = (
     const parts = word.text.trim().split(/\s+/)
     const letters = parts.reduce((n, part) => n + part.length, 0)
     let at = word.start
+    if (parts.length === 1) {
+      out.push({ ...word, text: parts[0]! })
+      continue
+    }
     for (const part of parts) {
       const end = part === parts.at(-1) ? word.end : at + ((word.end - word.start) * part.length) / letters
       out.push({ text: part, start: at, end })

@@ -5,9 +5,16 @@ import { HexColour } from "./hex-colour.ts"
 export const TimedWord = Schema.Struct({
   text: Schema.String.annotations({ description: "The word as recognised or spoken." }),
   start: Schema.Number.annotations({ description: "Seconds from the start of the video." }),
-  end: Schema.Number.annotations({ description: "Seconds from the start of the video." })
+  end: Schema.Number.annotations({ description: "Seconds from the start of the video." }),
+  confidence: Schema.optional(Schema.Number.pipe(Schema.between(0, 1))).annotations({
+    description:
+      "How sure the recogniser was of the word, 0-1, where the engine reports it (pocketsphinx does). Absent for words a person typed or a transcript gave."
+  })
 }).annotations({ identifier: "TimedWord" })
 export type TimedWord = typeof TimedWord.Type
+
+/** Below this confidence the editor marks a word for a person to check first. */
+export const LOW_CONFIDENCE = 0.5
 
 export const CaptionLine = Schema.Struct({
   start: Schema.Number.annotations({ description: "Start of the line's first word, in seconds." }),

@@ -56,11 +56,13 @@ export const parsePocketsphinxWords = (stdout: string, offset = 0): Array<TimedW
     .map((line) => line.trim().split(/\s+/))
     .filter((parts) => parts.length === 4 && parts.slice(1).every((n) => Number.isFinite(Number(n))))
     .filter(([word]) => !FILLER.test(word!))
-    .map(([word, start, end]) => ({
+    .map(([word, start, end, probability]) => ({
       // "(2)" marks the dictionary's second pronunciation; the recogniser's lowercase "i" is the pronoun.
       text: word!.replace(/\(\d+\)$/, "").replace(/^i(?='|$)/, "I"),
       start: roundMs(offset + Number(start)),
-      end: roundMs(offset + Number(end))
+      end: roundMs(offset + Number(end)),
+      // The word's posterior probability.
+      confidence: Math.round(Math.min(1, Math.max(0, Number(probability))) * 1000) / 1000
     }))
 
 const roundMs = (seconds: number): number => Math.round(seconds * 1000) / 1000

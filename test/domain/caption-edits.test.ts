@@ -53,6 +53,12 @@ describe("splitSpacedWords", () => {
     expect(split.words[2]!.end).toBe(1.3)
     expect(split.lineStarts).toEqual([0, 3])
   })
+
+  it("keeps an untouched word's confidence", () => {
+    const split = splitSpacedWords([{ text: "sure", start: 0, end: 0.4, confidence: 0.3 }, { text: "two words", start: 0.5, end: 1 }], null)
+    expect(split.words[0]).toEqual({ text: "sure", start: 0, end: 0.4, confidence: 0.3 })
+    expect(split.words[1]).not.toHaveProperty("confidence")
+  })
 })
 
 describe("layoutCaptions with line starts", () => {

@@ -77,6 +77,11 @@ describe("POST /v1/caption-videos", () => {
     expect(wordErrors(normaliseWords(clip.words.map((w) => w.text)), normaliseWords(recognised)).rate).toBeLessThan(0.25)
     expect(captions.body.pages.length).toBeGreaterThan(1)
     expect(captions.body.language).toBeNull()
+    // pocketsphinx reports each word's posterior probability.
+    for (const w of captions.body.words) {
+      expect(w.confidence).toBeGreaterThanOrEqual(0)
+      expect(w.confidence).toBeLessThanOrEqual(1)
+    }
 
     const srt = await call(app.baseUrl, `/v1/videos/${video.id}/captions.srt`, { token })
     expect(srt.status).toBe(200)

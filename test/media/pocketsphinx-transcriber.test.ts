@@ -72,7 +72,7 @@ describe("PocketsphinxTranscriber", () => {
       expect(words.map((w) => w.start)).toEqual([...words.map((w) => w.start)].sort((a, b) => a - b))
     }))
 
-  it("reads word lines, drops fillers and alternate-pronunciation marks", () => {
+  it("reads word lines with their confidence, drops fillers and alternate-pronunciation marks", () => {
     const stdout = [
       "i think so",
       "<s> 0.000 0.150 1.000300",
@@ -81,13 +81,13 @@ describe("PocketsphinxTranscriber", () => {
       "think(2) 0.410 0.700 0.98",
       "++BREATH++ 0.710 0.800 0.4",
       "<sil> 0.810 0.900 0.6",
-      "i'm 0.910 1.100 0.9",
+      "i'm 0.910 1.100 0.0421",
       "</s> 1.110 1.200 1.0"
     ].join("\n")
     expect(parsePocketsphinxWords(stdout, 10)).toEqual([
-      { text: "I", start: 10.16, end: 10.3 },
-      { text: "think", start: 10.41, end: 10.7 },
-      { text: "I'm", start: 10.91, end: 11.1 }
+      { text: "I", start: 10.16, end: 10.3, confidence: 0.99 },
+      { text: "think", start: 10.41, end: 10.7, confidence: 0.98 },
+      { text: "I'm", start: 10.91, end: 11.1, confidence: 0.042 }
     ])
   })
 
@@ -123,7 +123,7 @@ describe("PocketsphinxTranscriber", () => {
       expect(decode).toMatch(/-featparams \S+\.feat\.params .*-hmm \S+ -lw 8$/)
       expect(yield* Effect.promise(() => readFile(join(stub, "featparams"), "utf8")))
         .toBe("-lowerf 130\n-cmn batch\n-cmninit 31.90,4.49,6.47\n")
-      expect(words).toEqual([{ text: "hello", start: 0.1, end: 0.4 }])
+      expect(words).toEqual([{ text: "hello", start: 0.1, end: 0.4, confidence: 0.9 }])
 
       yield* Effect.promise(() => rm(join(stub, "calls")))
       yield* makePocketsphinxTranscriber({ ...options, binary: join(stub, "pocketsphinx_continuous"), chunkCmn: false }).transcribe(wav16k)

@@ -57,7 +57,8 @@ export const setWordText = (doc: EditorDocument, index: number, text: string): E
   const trimmed = text.trim()
   if (trimmed === "") return removeWord(doc, index)
   if (trimmed === word.text) return doc
-  const split = splitSpacedWords(doc.words.map((w, i) => (i === index ? { ...w, text: trimmed } : w)), doc.lineStarts)
+  // A word a person typed is certain: its recogniser's confidence goes.
+  const split = splitSpacedWords(doc.words.map((w, i) => (i === index ? { text: trimmed, start: w.start, end: w.end } : w)), doc.lineStarts)
   return { ...doc, words: split.words, lineStarts: split.lineStarts }
 }
 

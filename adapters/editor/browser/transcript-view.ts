@@ -1,6 +1,6 @@
 // The transcript as the captions will show it: pages of lines of word chips. Clicking a word selects
 // it and opens its text for editing in place; a line's time seeks there.
-import type { CaptionPage } from "../../../domain/captions.ts"
+import { type CaptionPage, LOW_CONFIDENCE } from "../../../domain/captions.ts"
 import { clockText, element } from "./dom.ts"
 
 export interface TranscriptEvents {
@@ -86,6 +86,10 @@ export const transcriptView = (container: HTMLElement, on: TranscriptEvents): Tr
             chip.dataset.index = String(i)
             if (i === selected) chip.classList.add("selected")
             if (i === now) chip.classList.add("now")
+            if (word.confidence !== undefined && word.confidence < LOW_CONFIDENCE) {
+              chip.classList.add("unsure")
+              chip.title = `The recogniser was unsure of this word (${Math.round(word.confidence * 100)}%): check it`
+            }
             built.push(chip)
             return chip
           })
