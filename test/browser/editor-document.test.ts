@@ -56,6 +56,12 @@ describe("editor documents", () => {
     expect(setWordText(d, 1, " two ")).toBe(d)
   })
 
+  it("drops the recogniser's confidence from a word a person retypes, and keeps the others'", () => {
+    const d = doc({ words: [{ text: "hear", start: 0, end: 0.4, confidence: 0.2 }, { text: "sure", start: 0.5, end: 0.9, confidence: 0.3 }] })
+    const fixed = setWordText(d, 0, "here")
+    expect(fixed.words).toEqual([{ text: "here", start: 0, end: 0.4 }, { text: "sure", start: 0.5, end: 0.9, confidence: 0.3 }])
+  })
+
   it("keeps a dragged edge off the neighbours and the word no shorter than the minimum", () => {
     const ws = words("a", "b", "c")
     const bounds = dragBounds(ws, 1, 10)
