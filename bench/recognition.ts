@@ -42,7 +42,7 @@ interface Festival {
 
 const transcribe = async (engine: Engine, wavPath: string) => {
   const started = performance.now()
-  const words = await Effect.runPromise(engine.transcriber.transcribe(wavPath, undefined, "en"))
+  const words = await Effect.runPromise(engine.transcriber.transcribe(wavPath, { language: "en" }))
   return { words, seconds: (performance.now() - started) / 1000 }
 }
 
@@ -56,7 +56,7 @@ const percent = (errors: number, words: number): number => (100 * errors) / word
  * files reach the page cache) and the reason to leave out an engine that fails or hears nothing.
  */
 const skipReason = async (engine: Engine, festival: Festival): Promise<string | undefined> => {
-  const heard = await Effect.runPromise(Effect.either(engine.transcriber.transcribe(festival.wavPath, undefined, "en")))
+  const heard = await Effect.runPromise(Effect.either(engine.transcriber.transcribe(festival.wavPath, { language: "en" })))
   if (Either.isLeft(heard)) return heard.left.message
   return heard.right.length === 0 ? "heard no words in festival speech: a model without trained weights (like the tests' model)" : undefined
 }

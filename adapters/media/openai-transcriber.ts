@@ -36,7 +36,7 @@ export const OpenAiTranscriberLive = (config: OpenAiConfig) =>
       name: "openai",
       model: config.model,
       languages: WHISPER_LANGUAGES,
-      transcribe: (wavPath, workspaceId, language) =>
+      transcribe: (wavPath, { language, workspaceId } = {}) =>
         Effect.gen(function*() {
           const url = endpoint(config.baseUrl)
           const apiKey = yield* apiKeyFor(keys, "openai", workspaceId, Redacted.make(config.apiKey))

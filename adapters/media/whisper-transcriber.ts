@@ -183,7 +183,7 @@ export const WhisperTranscriberLive = (config: WhisperConfig) =>
         name: "whisper",
         model: basename(config.modelPath),
         languages: whisperLanguages(config.modelPath),
-        transcribe: (wavPath, _workspaceId, language) =>
+        transcribe: (wavPath, { language } = {}) =>
           loaded.pipe(
             Effect.flatMap((context) =>
               transcribeWith(context, wavPath, language ?? (whisperLanguages(config.modelPath).length === 1 ? "en" : "auto"))

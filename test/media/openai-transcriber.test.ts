@@ -80,7 +80,7 @@ afterAll(async () => {
 })
 
 const transcribe = (config: Partial<OpenAiConfig>, workspaceId?: string, language?: string) =>
-  Effect.flatMap(Transcriber, (t) => t.transcribe(wav, workspaceId, language)).pipe(
+  Effect.flatMap(Transcriber, (t) => t.transcribe(wav, { workspaceId, language })).pipe(
     Effect.provide(OpenAiTranscriberLive({ baseUrl, apiKey: KEY, model: "whisper-1", ...config }).pipe(
       Layer.provide(WorkspaceKeysLive({ "ws-byok": KEY }))
     ))

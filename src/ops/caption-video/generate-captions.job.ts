@@ -51,7 +51,7 @@ export const generateCaptions = (videoId: string) =>
       const heard = yield* videoWork.step(
         initial,
         "transcribing",
-        chargeCaptions(video, facts.durationSeconds).pipe(Effect.zipRight((yield* Transcriber).transcribe(wav, video.workspaceId, video.language ?? undefined)))
+        chargeCaptions(video, facts.durationSeconds).pipe(Effect.zipRight((yield* Transcriber).transcribe(wav, { workspaceId: video.workspaceId, language: video.language ?? undefined })))
       )
       if (heard.length === 0) {
         return yield* new WorkFailed({
