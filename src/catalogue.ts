@@ -45,6 +45,8 @@ import { grantCredits } from "./ops/workspace-account/grant-credits.ts"
 import { listBalanceLogs } from "./ops/workspace-account/list-balance-logs.ts"
 import { listCreditLogs } from "./ops/workspace-account/list-credit-logs.ts"
 import { topUpCash } from "./ops/workspace-account/top-up-cash.ts"
+import { getWorkspaceVocabulary } from "./ops/workspace-vocabulary/get-workspace-vocabulary.ts"
+import { setWorkspaceVocabulary } from "./ops/workspace-vocabulary/set-workspace-vocabulary.ts"
 
 /** What the operations need from the adapters (the workspace itself comes from authentication). */
 export type CatalogueServices = Exclude<ServicesOf<(typeof workspaceOperations | typeof adminOperations)[number]>, CurrentWorkspace>
@@ -81,6 +83,8 @@ export const workspaceOperations = [
   updateCaptionTemplate,
   deleteCaptionTemplate,
   getWorkspace,
+  getWorkspaceVocabulary,
+  setWorkspaceVocabulary,
   listCreditLogs,
   listBalanceLogs,
   listProviderKeys,

@@ -6,7 +6,6 @@
 // rules) says them. A stretch the strict grammar cannot fit (a word skipped, a cue cut short) is decoded
 // again with every word optional; what still finds no place is left for the caller to interpolate.
 import { Config, Effect, Layer } from "effect"
-import { spawn } from "node:child_process"
 import { createReadStream } from "node:fs"
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { availableParallelism, tmpdir } from "node:os"
@@ -15,14 +14,12 @@ import { WorkFailed } from "../../domain/errors.ts"
 import { Aligner, type AlignerShape, type AlignmentRequest } from "../../domain/ports/aligner.ts"
 import type { WordMark } from "../../domain/spoken-words.ts"
 import { runPocketsphinx } from "./pocketsphinx-process.ts"
+import { DEFAULT_DICTIONARY, dictionaryKey, pronunciations, type PronouncingSources } from "./pronouncing-dictionary.ts"
 import { readWavInfo } from "./wav-file.ts"
 
-export interface PocketsphinxAlignerOptions {
+export interface PocketsphinxAlignerOptions extends PronouncingSources {
   /** pocketsphinx_batch. */
   readonly binary: string
-  /** Its pronouncing dictionary (Debian: cmudict-en-us.dict beside the en-us model). */
-  readonly dictionary: string
-  readonly festival: string
   readonly parallelism: number
 }
 
@@ -30,64 +27,6 @@ export interface PocketsphinxAlignerOptions {
 const FRAMES_PER_SECOND = 100
 /** The chance of passing a word by, in the second decode of a stretch the strict grammar could not fit. */
 const SKIP_PROBABILITY = 0.05
-
-/** A dictionary key: ASCII lowercase letters and apostrophes ("café" is looked up as "cafe"). */
-export const dictionaryKey = (token: string): string | null => {
-  const key = token.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase()
-  return /^[a-z][a-z']*$/.test(key) ? key : null
-}
-
-/** Festival's lexicon phones (CMU's, lowercase, with `ax` for the schwa) as pocketsphinx's. */
-const FESTIVAL_PHONES = new Set(
-  "aa ae ah ao aw ay b ch d dh eh er ey f g hh ih iy jh k l m n ng ow oy p r s sh t th uh uw v w y z zh".split(" ")
-)
-const sphinxPhone = (phone: string): string | null => (phone === "ax" ? "AH" : FESTIVAL_PHONES.has(phone) ? phone.toUpperCase() : null)
-
-/** Parses festival's `("word" nil (((z ao r) 1) ((b l ax t) 0)))` lines into pocketsphinx pronunciations. */
-export const parseLexiconLines = (stdout: string): ReadonlyMap<string, string> => {
-  const found = new Map<string, string>()
-  for (const line of stdout.split("\n")) {
-    const match = /^\("([^"]+)"\s+\S+\s+(.*)\)\s*$/.exec(line.trim())
-    if (match === null) continue
-    const phones = Array.from(match[2]!.matchAll(/[a-z]+/g), (m) => sphinxPhone(m[0]))
-    if (phones.length > 0 && phones.every((p) => p !== null)) found.set(match[1]!, phones.join(" "))
-  }
-  return found
-}
-
-/** Pronunciations festival gives words pocketsphinx's dictionary lacks (keys only); none when festival is missing. */
-const festivalPronunciations = (festival: string, words: ReadonlyArray<string>) =>
-  words.length === 0
-    ? Effect.succeed(new Map<string, string>())
-    : Effect.async<ReadonlyMap<string, string>>((resume) => {
-      const child = spawn(festival, ["--pipe"], { stdio: ["pipe", "pipe", "ignore"] })
-      let out = ""
-      child.stdout.on("data", (piece: Buffer) => (out += piece.toString()))
-      child.on("error", () => resume(Effect.succeed(new Map())))
-      child.on("close", () => resume(Effect.succeed(parseLexiconLines(out))))
-      child.stdin.on("error", () => undefined)
-      child.stdin.end(['(lex.select "cmu")', ...words.map((w) => `(print (lex.lookup "${w}" nil))`), ""].join("\n"))
-      return Effect.sync(() => child.kill("SIGKILL"))
-    })
-
-/** The dictionary's entries for `keys` (alternative pronunciations included), read in one pass. */
-const dictionaryEntries = (path: string, keys: ReadonlySet<string>) =>
-  Effect.tryPromise({
-    try: () => readFile(path, "utf8"),
-    catch: () => new WorkFailed({ message: `Aligning a transcript needs pocketsphinx's dictionary at ${path}: install pocketsphinx-en-us or set POCKETSPHINX_DICT.` })
-  }).pipe(Effect.map((text) => {
-    const entries = new Map<string, Array<string>>()
-    for (const line of text.split("\n")) {
-      const space = line.indexOf(" ")
-      if (space < 0) continue
-      const key = line.slice(0, space).replace(/\(\d+\)$/, "")
-      if (!keys.has(key)) continue
-      const list = entries.get(key) ?? []
-      list.push(line.slice(space + 1).trim())
-      entries.set(key, list)
-    }
-    return entries
-  }))
 
 /** One stretch's grammar: its tokens in a row, each passed by with `skip` chance (0: none). */
 export const linearGrammar = (tokens: ReadonlyArray<string>, skip: number): string =>
@@ -220,10 +159,7 @@ export const makePocketsphinxAligner = (options: PocketsphinxAlignerOptions): Al
           catch: (e) => new WorkFailed({ message: `The audio to align is unreadable: ${String(e)}` })
         })
         const keys = new Set(requests.flatMap((r) => r.words.flat()).map(dictionaryKey).filter((k) => k !== null))
-        const entries = yield* dictionaryEntries(options.dictionary, keys)
-        const missing = [...keys].filter((k) => !entries.has(k))
-        const guessed = yield* festivalPronunciations(options.festival, missing)
-        for (const [word, phones] of guessed) entries.set(word, [phones])
+        const entries = yield* pronunciations(options, keys)
         const dictionary = [...entries].flatMap(([word, prons]) => prons.map((p, i) => `${i === 0 ? word : `${word}(${i + 1})`} ${p}`))
 
         const utterances: Array<Utterance> = requests.flatMap((request: AlignmentRequest, r) => {
@@ -300,7 +236,7 @@ export const PocketsphinxAlignerLive = Layer.effect(
   Effect.map(
     Config.all({
       binary: Config.string("POCKETSPHINX_BATCH_PATH").pipe(Config.withDefault("pocketsphinx_batch")),
-      dictionary: Config.string("POCKETSPHINX_DICT").pipe(Config.withDefault("/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict")),
+      dictionary: Config.string("POCKETSPHINX_DICT").pipe(Config.withDefault(DEFAULT_DICTIONARY)),
       festival: Config.string("FESTIVAL_PATH").pipe(Config.withDefault("festival"))
     }),
     (config) => makePocketsphinxAligner({ ...config, parallelism: availableParallelism() })

@@ -3,16 +3,17 @@
 // run in parallel, one per core, and the chunks' word times are shifted by where each chunk starts.
 // The settings are tuned on real read speech (bench/recognition.ts); it remains the fallback engine.
 import { Config, Effect, Layer } from "effect"
-import { createReadStream, createWriteStream } from "node:fs"
-import { mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises"
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { availableParallelism, tmpdir } from "node:os"
 import { join } from "node:path"
-import { pipeline } from "node:stream/promises"
 import type { TimedWord } from "../../domain/captions.ts"
 import { ENGLISH_ONLY } from "../../domain/languages.ts"
 import { Transcriber, type TranscriberShape } from "../../domain/ports/transcriber.ts"
+import { replaceSoundAlikes, type SpokenTerm } from "../../domain/sound-alikes.ts"
+import { spokenForms } from "../../domain/spoken-forms.ts"
 import { runPocketsphinx } from "./pocketsphinx-process.ts"
-import { pcmWavHeader } from "./wav-file.ts"
+import { DEFAULT_DICTIONARY, dictionaryKey, pronunciations, type PronouncingSources } from "./pronouncing-dictionary.ts"
+import { chunksOf, readLayout, SAMPLE_RATE, writeChunk } from "./wav-chunks.ts"
 
 export interface PocketsphinxOptions {
   readonly binary: string
@@ -29,6 +30,8 @@ export interface PocketsphinxOptions {
   readonly decoderArgs?: ReadonlyArray<string>
   /** Start each chunk's cepstral mean from the chunk's own (see `chunkCmnArgs`); left out, true. */
   readonly chunkCmn?: boolean
+  /** Where a vocabulary's terms and the heard words get their sounds; left out, Debian's dictionary and festival. */
+  readonly pronouncing?: PronouncingSources
 }
 
 /**
@@ -38,13 +41,6 @@ export interface PocketsphinxOptions {
  * than 3 words either way (the noise of one 81-word set), so they stay at pocketsphinx's defaults.
  */
 export const DECODER_ARGS: ReadonlyArray<string> = ["-fwdflatbeam", "1e-80", "-fwdflatwbeam", "1e-40"]
-
-const SAMPLE_RATE = 16_000
-/** 10 ms of samples: pocketsphinx's own frame. */
-const FRAME = 160
-/** A cut goes in the middle of the quietest 200 ms near its target. */
-const QUIET_FRAMES = 20
-const SEARCH_SECONDS = 5
 
 /** Noise and silence markers, not words: <s>, </s>, <sil>, [NOISE], ++BREATH++. */
 const FILLER = /^(<.*>|\[.*\]|\+\+.*\+\+)$/
@@ -67,130 +63,11 @@ export const parsePocketsphinxWords = (stdout: string, offset = 0): Array<TimedW
 
 const roundMs = (seconds: number): number => Math.round(seconds * 1000) / 1000
 
-interface PcmLayout {
-  readonly dataOffset: number
-  readonly samples: number
-}
-
-/** A range of samples, end exclusive. */
-interface Chunk {
-  readonly start: number
-  readonly end: number
-}
-
-const malformed = (path: string, what: string) => Effect.die(new Error(`${path} is not a 16 kHz mono 16-bit WAV: ${what}`))
-
-/** Finds the samples in a RIFF file and checks they are what pocketsphinx's acoustic model expects. */
-const readLayout = (path: string) =>
-  Effect.acquireUseRelease(
-    Effect.promise(() => open(path)),
-    (file) =>
-      Effect.gen(function*() {
-        const size = (yield* Effect.promise(() => file.stat())).size
-        const read = (position: number, length: number) =>
-          Effect.promise(async () => {
-            const buffer = Buffer.alloc(length)
-            const { bytesRead } = await file.read(buffer, 0, length, position)
-            return buffer.subarray(0, bytesRead)
-          })
-        const riff = yield* read(0, 12)
-        if (riff.toString("latin1", 0, 4) !== "RIFF" || riff.toString("latin1", 8, 12) !== "WAVE") {
-          return yield* malformed(path, "no RIFF/WAVE header")
-        }
-        let position = 12
-        let formatChecked = false
-        while (position + 8 <= size) {
-          const header = yield* read(position, 8)
-          const id = header.toString("latin1", 0, 4)
-          const length = header.readUInt32LE(4)
-          if (id === "fmt ") {
-            const fmt = yield* read(position + 8, 16)
-            const [format, channels, rate, bits] = [fmt.readUInt16LE(0), fmt.readUInt16LE(2), fmt.readUInt32LE(4), fmt.readUInt16LE(14)]
-            if (format !== 1 || channels !== 1 || rate !== SAMPLE_RATE || bits !== 16) {
-              return yield* malformed(path, `format ${format}, ${channels} channels, ${rate} Hz, ${bits} bits`)
-            }
-            formatChecked = true
-          } else if (id === "data") {
-            if (!formatChecked) return yield* malformed(path, "no fmt chunk before the data")
-            // A WAV written to a pipe may carry a placeholder length; the file's end is the truth.
-            const bytes = Math.min(length, size - position - 8)
-            return { dataOffset: position + 8, samples: Math.floor(bytes / 2) } satisfies PcmLayout
-          }
-          position += 8 + length + (length % 2)
-        }
-        return yield* malformed(path, "no data chunk")
-      }),
-    (file) => Effect.promise(() => file.close())
-  )
-
 const chunkCount = (samples: number, options: PocketsphinxOptions): number => {
   const seconds = samples / SAMPLE_RATE
   const wanted = Math.max(options.parallelism, Math.ceil(seconds / options.maxChunkSeconds))
   return Math.max(1, Math.min(Math.floor(seconds / options.minChunkSeconds), wanted))
 }
-
-/** The sample in the middle of the quietest stretch within a few seconds of `target`. */
-const quietestNear = (path: string, layout: PcmLayout, target: number, radius: number) =>
-  Effect.promise(async () => {
-    const from = Math.max(0, target - radius)
-    const to = Math.min(layout.samples, target + radius)
-    const buffer = Buffer.alloc((to - from) * 2)
-    const file = await open(path)
-    try {
-      await file.read(buffer, 0, buffer.length, layout.dataOffset + from * 2)
-    } finally {
-      await file.close()
-    }
-    const frames = Math.floor((to - from) / FRAME)
-    const energy = new Float64Array(frames)
-    for (let f = 0; f < frames; f++) {
-      for (let s = f * FRAME; s < (f + 1) * FRAME; s++) energy[f]! += buffer.readInt16LE(s * 2) ** 2
-    }
-    let best = Math.max(0, Math.floor((target - from) / FRAME) - QUIET_FRAMES / 2)
-    let bestSum = Infinity
-    let sum = 0
-    for (let f = 0; f < frames; f++) {
-      sum += energy[f]!
-      if (f >= QUIET_FRAMES) sum -= energy[f - QUIET_FRAMES]!
-      if (f >= QUIET_FRAMES - 1 && sum < bestSum) {
-        bestSum = sum
-        best = f - QUIET_FRAMES + 1
-      }
-    }
-    return from + (best + QUIET_FRAMES / 2) * FRAME
-  })
-
-/** Sample ranges that cover the audio, cut in quiet places. */
-const chunksOf = (path: string, layout: PcmLayout, options: PocketsphinxOptions) =>
-  Effect.gen(function*() {
-    const count = chunkCount(layout.samples, options)
-    const length = layout.samples / count
-    const radius = Math.min(SEARCH_SECONDS * SAMPLE_RATE, Math.floor(length / 4))
-    const cuts = yield* Effect.forEach(
-      Array.from({ length: count - 1 }, (_, i) => Math.round((i + 1) * length)),
-      (target) => quietestNear(path, layout, target, radius)
-    )
-    const bounds = [0, ...cuts, layout.samples]
-    return bounds.slice(1).map((end, i) => ({ start: bounds[i]!, end })).filter((chunk) => chunk.end > chunk.start)
-  })
-
-/**
- * Copies one range of samples into a WAV of its own: pocketsphinx reads only files, and the
- * /dev/stdin it could read instead cannot be opened on the socket Node gives a child as stdin.
- */
-const writeChunk = (source: string, layout: PcmLayout, chunk: Chunk, target: string) =>
-  Effect.promise(() =>
-    pipeline(
-      async function*() {
-        yield pcmWavHeader(chunk.end - chunk.start, SAMPLE_RATE)
-        yield* createReadStream(source, {
-          start: layout.dataOffset + chunk.start * 2,
-          end: layout.dataOffset + chunk.end * 2 - 1
-        })
-      },
-      createWriteStream(target)
-    )
-  )
 
 /** The mean pocketsphinx's log gives first: `cmn_live.c(138): Update to   < 31.90  4.49 ... >`. */
 const firstCepstralMean = (log: string): string | undefined => {
@@ -238,15 +115,41 @@ const recognise = (binary: string, chunkPath: string, options: PocketsphinxOptio
     return out
   })
 
+const phonesOf = (prons: ReadonlyMap<string, ReadonlyArray<string>>, word: string): ReadonlyArray<string> | undefined => {
+  const key = dictionaryKey(word)
+  return key === null ? undefined : prons.get(key)?.[0]?.split(" ")
+}
+
+/**
+ * The language model cannot learn a word, so a vocabulary acts after recognition: heard words that sound
+ * like a term become the term (domain/sound-alikes.ts). A term it cannot say is passed over; without the
+ * dictionary the words stay as heard.
+ */
+const withVocabulary = (words: ReadonlyArray<TimedWord>, vocabulary: ReadonlyArray<string>, sources: PronouncingSources) =>
+  Effect.gen(function*() {
+    const termKeys = vocabulary.map((term) => spokenForms(term).map(dictionaryKey))
+    const keys = new Set([...termKeys.flat(), ...words.map((w) => dictionaryKey(w.text))].filter((k) => k !== null))
+    const prons = yield* pronunciations(sources, keys)
+    const terms: Array<SpokenTerm> = vocabulary.flatMap((text, t) => {
+      const parts = termKeys[t]!.map((key) => (key === null ? undefined : phonesOf(prons, key)))
+      return parts.length > 0 && parts.every((p) => p !== undefined) ? [{ text, phones: [parts.flat()] }] : []
+    })
+    return replaceSoundAlikes(words, terms, (word) => phonesOf(prons, word))
+  }).pipe(
+    Effect.catchTag("WorkFailed", (failure) =>
+      Effect.as(Effect.logWarning("vocabulary not applied", failure.message), words)),
+    Effect.withSpan("PocketsphinxTranscriber.withVocabulary", { attributes: { terms: vocabulary.length } })
+  )
+
 export const makePocketsphinxTranscriber = (options: PocketsphinxOptions): TranscriberShape =>
   Transcriber.of({
     name: "pocketsphinx",
     model: "en-us",
     languages: ENGLISH_ONLY,
-    transcribe: (wavPath) =>
+    transcribe: (wavPath, { vocabulary = [] } = {}) =>
       Effect.gen(function*() {
         const layout = yield* readLayout(wavPath)
-        const chunks = yield* chunksOf(wavPath, layout, options)
+        const chunks = yield* chunksOf(wavPath, layout, { count: chunkCount(layout.samples, options) })
         const dir = yield* Effect.acquireRelease(
           Effect.promise(() => mkdtemp(join(tmpdir(), "pocketsphinx-"))),
           (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
@@ -256,6 +159,8 @@ export const makePocketsphinxTranscriber = (options: PocketsphinxOptions): Trans
           (chunk, i) => {
             const chunkPath = join(dir, `chunk-${i}.wav`)
             const featPath = join(dir, `chunk-${i}.feat.params`)
+            // pocketsphinx reads only files: the /dev/stdin it could read instead cannot be opened on the
+            // socket Node gives a child as stdin.
             return writeChunk(wavPath, layout, chunk, chunkPath).pipe(
               Effect.zipRight(recognise(options.binary, chunkPath, options, featPath)),
               Effect.map((stdout) => parsePocketsphinxWords(stdout, chunk.start / SAMPLE_RATE)),
@@ -265,7 +170,10 @@ export const makePocketsphinxTranscriber = (options: PocketsphinxOptions): Trans
           },
           { concurrency: options.parallelism }
         )
-        return words.flat()
+        const heard = words.flat()
+        return vocabulary.length === 0
+          ? heard
+          : yield* withVocabulary(heard, vocabulary, options.pronouncing ?? { dictionary: DEFAULT_DICTIONARY, festival: "festival" })
       }).pipe(Effect.scoped, Effect.withSpan("PocketsphinxTranscriber.transcribe"))
   })
 

@@ -4,7 +4,7 @@
 // is set, else pocketsphinx, which is far less accurate on real speech. A forced choice without what it
 // needs fails at startup, naming the missing setting.
 import { Config, ConfigError, Effect, Layer, Option, Redacted } from "effect"
-import { OpenAiTranscriberLive } from "./openai-transcriber.ts"
+import { MAX_UPLOAD_BYTES, OpenAiTranscriberLive } from "./openai-transcriber.ts"
 import { PocketsphinxTranscriberLive } from "./pocketsphinx-transcriber.ts"
 import { findInstalledModel, modelsDirConfig } from "./whisper-models.ts"
 import { whisperAddonInstalled, WhisperTranscriberLive } from "./whisper-transcriber.ts"
@@ -21,7 +21,12 @@ const openAiLayer = (apiKey: Redacted.Redacted<string>) =>
   Effect.gen(function*() {
     const baseUrl = yield* Config.nonEmptyString("OPENAI_BASE_URL").pipe(Config.withDefault("https://api.openai.com"))
     const model = yield* Config.nonEmptyString("OPENAI_TRANSCRIBE_MODEL").pipe(Config.withDefault("whisper-1"))
-    return OpenAiTranscriberLive({ baseUrl, apiKey: Redacted.value(apiKey), model })
+    // A limit of megabytes: less would mean a request for every few seconds of audio.
+    const maxUploadBytes = yield* Config.integer("OPENAI_MAX_UPLOAD_BYTES").pipe(
+      Config.validate({ message: "OPENAI_MAX_UPLOAD_BYTES must be at least 1000000", validation: (n) => n >= 1_000_000 }),
+      Config.withDefault(MAX_UPLOAD_BYTES)
+    )
+    return OpenAiTranscriberLive({ baseUrl, apiKey: Redacted.value(apiKey), model, maxUploadBytes })
   })
 
 /** `auto`: the first engine of whisper, openai and pocketsphinx that can run here. */

@@ -11,6 +11,7 @@ import { basename } from "node:path"
 import type { TimedWord } from "../../domain/captions.ts"
 import { WorkFailed } from "../../domain/errors.ts"
 import { ENGLISH_ONLY, WHISPER_LANGUAGES } from "../../domain/languages.ts"
+import { vocabularyPrompt } from "../../domain/vocabulary.ts"
 import { Transcriber } from "../../domain/ports/transcriber.ts"
 
 export interface WhisperConfig {
@@ -31,7 +32,7 @@ export interface WhisperSegment {
 interface WhisperContext {
   readonly transcribeFile: (
     path: string,
-    options: { language: string; tokenTimestamps: boolean; maxLen: number }
+    options: { language: string; tokenTimestamps: boolean; maxLen: number; prompt?: string }
   ) => {
     readonly stop: () => Promise<void>
     readonly promise: Promise<{ readonly segments: ReadonlyArray<WhisperSegment> }>
@@ -148,10 +149,13 @@ export const wordsFromSegments = (segments: ReadonlyArray<WhisperSegment>): Arra
 export const whisperLanguages = (modelPath: string): ReadonlyArray<string> =>
   /\.en([.-]|$)/.test(basename(modelPath)) ? ENGLISH_ONLY : WHISPER_LANGUAGES
 
-/** `auto` asks a multilingual model to detect the language; an English-only one is always told English. */
-const transcribeWith = (context: WhisperContext, wavPath: string, language: string) =>
+/**
+ * `auto` asks a multilingual model to detect the language; an English-only one is always told English.
+ * The vocabulary goes in as the initial prompt: whisper then favours those spellings.
+ */
+const transcribeWith = (context: WhisperContext, wavPath: string, language: string, prompt: string | undefined) =>
   Effect.async<ReadonlyArray<WhisperSegment>, WorkFailed>((resume) => {
-    const job = context.transcribeFile(wavPath, { language, tokenTimestamps: true, maxLen: 1 })
+    const job = context.transcribeFile(wavPath, { language, tokenTimestamps: true, maxLen: 1, ...(prompt === undefined ? {} : { prompt }) })
     job.promise.then(
       (result) => resume(Effect.succeed(result.segments)),
       (e: unknown) =>
@@ -183,10 +187,15 @@ export const WhisperTranscriberLive = (config: WhisperConfig) =>
         name: "whisper",
         model: basename(config.modelPath),
         languages: whisperLanguages(config.modelPath),
-        transcribe: (wavPath, { language } = {}) =>
+        transcribe: (wavPath, { language, vocabulary } = {}) =>
           loaded.pipe(
             Effect.flatMap((context) =>
-              transcribeWith(context, wavPath, language ?? (whisperLanguages(config.modelPath).length === 1 ? "en" : "auto"))
+              transcribeWith(
+                context,
+                wavPath,
+                language ?? (whisperLanguages(config.modelPath).length === 1 ? "en" : "auto"),
+                vocabularyPrompt(vocabulary ?? [])
+              )
             ),
             Effect.map(wordsFromSegments),
             Effect.withSpan("WhisperTranscriber.transcribe")

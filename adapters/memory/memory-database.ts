@@ -23,6 +23,8 @@ import type { VideoRecord } from "../../domain/video.ts"
 export interface Tables {
   readonly workspaces: ReadonlyMap<string, Workspace>
   readonly tokens: ReadonlyMap<string, ApiToken>
+  /** Vocabularies by workspace id. */
+  readonly vocabularies: ReadonlyMap<string, ReadonlyArray<string>>
   readonly videos: ReadonlyMap<string, VideoRecord>
   readonly words: ReadonlyMap<string, ReadonlyArray<TimedWord>>
   readonly projects: ReadonlyMap<string, GeneratedProject>
@@ -55,6 +57,7 @@ export interface Tables {
 const emptyTables: Tables = {
   workspaces: new Map(),
   tokens: new Map(),
+  vocabularies: new Map(),
   videos: new Map(),
   words: new Map(),
   projects: new Map(),

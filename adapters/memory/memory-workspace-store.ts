@@ -47,6 +47,12 @@ export const MemoryWorkspaceStoreLive = Layer.effect(
         db.write((t) => ({
           ...t,
           tokens: updateRow(t.tokens, id, (token) => token.revokedAt === null ? { ...token, revokedAt: at } : token)
-        })).pipe(Effect.withSpan("MemoryWorkspaceStore.revokeToken"))
+        })).pipe(Effect.withSpan("MemoryWorkspaceStore.revokeToken")),
+      getVocabulary: (workspaceId) =>
+        db.read((t) => t.vocabularies.get(workspaceId) ?? []).pipe(Effect.withSpan("MemoryWorkspaceStore.getVocabulary")),
+      setVocabulary: (workspaceId, terms) =>
+        db.write((t) => ({ ...t, vocabularies: withRow(t.vocabularies, workspaceId, terms) })).pipe(
+          Effect.withSpan("MemoryWorkspaceStore.setVocabulary")
+        )
     }))
 )

@@ -1,6 +1,6 @@
 // WorkspaceStore on PostgreSQL: tables workspaces and api_tokens.
 import { SqlClient, type SqlConnection } from "@effect/sql"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { Plan } from "../../domain/plans.ts"
 import { WorkspaceStore } from "../../domain/ports/workspace-store.ts"
 import { firstRow, rowDecoder } from "./pg-rows.ts"
@@ -64,6 +64,12 @@ const TokenRow = Schema.Struct({
 
 const tokenRows = rowDecoder("api_tokens", TokenRow)
 
+const vocabularyRows = rowDecoder(
+  "workspace_vocabularies",
+  Schema.Struct({ workspace_id: Schema.String, terms: Schema.Array(Schema.String) }),
+  ["workspace_id"]
+)
+
 const tokenWithWorkspace = (row: SqlConnection.Row) =>
   Effect.all({ token: tokenRows.one(row), workspace: joinedWorkspaceRows.one(row) })
 
@@ -126,6 +132,20 @@ export const PgWorkspaceStoreLive = Layer.effect(
           Effect.asVoid,
           Effect.orDie,
           Effect.withSpan("PgWorkspaceStore.revokeToken")
+        ),
+      getVocabulary: (workspaceId) =>
+        sql`SELECT workspace_id, terms FROM workspace_vocabularies WHERE workspace_id = ${workspaceId}`.pipe(
+          Effect.flatMap(vocabularyRows.first),
+          Effect.map(Option.match({ onNone: () => [], onSome: (row) => row.terms })),
+          Effect.orDie,
+          Effect.withSpan("PgWorkspaceStore.getVocabulary")
+        ),
+      setVocabulary: (workspaceId, terms) =>
+        sql`INSERT INTO workspace_vocabularies (workspace_id, terms) VALUES (${workspaceId}, ${JSON.stringify(terms)}::jsonb)
+          ON CONFLICT (workspace_id) DO UPDATE SET terms = EXCLUDED.terms`.pipe(
+          Effect.asVoid,
+          Effect.orDie,
+          Effect.withSpan("PgWorkspaceStore.setVocabulary")
         )
     }))
 )

@@ -48,5 +48,9 @@ export interface WorkspaceStoreShape {
   readonly findTokenWithWorkspace: (hash: string) => Effect.Effect<Option.Option<TokenWithWorkspace>>
   readonly getToken: (id: string) => Effect.Effect<Option.Option<ApiToken>>
   readonly revokeToken: (id: string, at: string) => Effect.Effect<void>
+  /** The workspace's vocabulary (`domain/vocabulary.ts`); [] until one is set. */
+  readonly getVocabulary: (workspaceId: string) => Effect.Effect<ReadonlyArray<string>>
+  /** Replaces the vocabulary. */
+  readonly setVocabulary: (workspaceId: string, terms: ReadonlyArray<string>) => Effect.Effect<void>
 }
 export class WorkspaceStore extends Context.Tag("WorkspaceStore")<WorkspaceStore, WorkspaceStoreShape>() {}

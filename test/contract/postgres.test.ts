@@ -356,7 +356,8 @@ if (skipReason !== undefined) {
           { migration_id: 13, name: "caption_font_families" },
           { migration_id: 14, name: "file_purges" },
           { migration_id: 15, name: "video_language" },
-          { migration_id: 16, name: "video_transcript" }
+          { migration_id: 16, name: "video_transcript" },
+          { migration_id: 17, name: "workspace_vocabularies" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))

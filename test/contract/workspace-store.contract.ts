@@ -35,6 +35,22 @@ export const workspaceStoreContract = (name: string, stores: Layer.Layer<Workspa
         expect(Option.getOrThrow(yield* store.get(workspace.id))).toEqual(changed)
       }))
 
+    it.effect("keeps a workspace's vocabulary, replaced whole, apart from other workspaces'", () =>
+      Effect.gen(function*() {
+        const store = yield* WorkspaceStore
+        const [one, two] = [aWorkspace(), aWorkspace()]
+        yield* store.insert(one)
+        yield* store.insert(two)
+        expect(yield* store.getVocabulary(one.id)).toEqual([])
+        yield* store.setVocabulary(one.id, ["Zorblatt", "GPT-4o", "Ünïcødé \"quoted\""])
+        expect(yield* store.getVocabulary(one.id)).toEqual(["Zorblatt", "GPT-4o", "Ünïcødé \"quoted\""])
+        yield* store.setVocabulary(one.id, ["Reelwright"])
+        expect(yield* store.getVocabulary(one.id)).toEqual(["Reelwright"])
+        expect(yield* store.getVocabulary(two.id)).toEqual([])
+        yield* store.setVocabulary(one.id, [])
+        expect(yield* store.getVocabulary(one.id)).toEqual([])
+      }))
+
     it.effect("finds tokens by hash and by id, and revokes them", () =>
       Effect.gen(function*() {
         const store = yield* WorkspaceStore

@@ -34,7 +34,7 @@ const SPEC_TOOLS = [
 const STILL_TO_COME: ReadonlyArray<string> = []
 
 /** Tools beyond the spec's 19, each documented in the README. */
-const EXTRA: ReadonlyArray<string> = ["edit_captions"]
+const EXTRA: ReadonlyArray<string> = ["edit_captions", "get_workspace_vocabulary", "set_workspace_vocabulary"]
 
 const EXISTING = SPEC_TOOLS.filter((name) => !STILL_TO_COME.includes(name))
 const operations = catalogue as ReadonlyArray<AnyOperation>

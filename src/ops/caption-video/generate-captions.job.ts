@@ -6,6 +6,7 @@ import { WorkFailed } from "../../../domain/errors.ts"
 import { MediaEngine } from "../../../domain/ports/media-engine.ts"
 import { Transcriber } from "../../../domain/ports/transcriber.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
+import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { captionCredits } from "../../../domain/pricing.ts"
 import { checkSource } from "../../../domain/rules.ts"
 import type { VideoRecord } from "../../../domain/video.ts"
@@ -48,10 +49,15 @@ export const generateCaptions = (videoId: string) =>
       }))
       const wav = `${dir}/audio.wav`
       yield* videoWork.step(initial, "extracting_audio", media.extractAudio(sourcePath, wav))
+      const hints = {
+        workspaceId: video.workspaceId,
+        language: video.language ?? undefined,
+        vocabulary: yield* (yield* WorkspaceStore).getVocabulary(video.workspaceId)
+      }
       const heard = yield* videoWork.step(
         initial,
         "transcribing",
-        chargeCaptions(video, facts.durationSeconds).pipe(Effect.zipRight((yield* Transcriber).transcribe(wav, { workspaceId: video.workspaceId, language: video.language ?? undefined })))
+        chargeCaptions(video, facts.durationSeconds).pipe(Effect.zipRight((yield* Transcriber).transcribe(wav, hints)))
       )
       if (heard.length === 0) {
         return yield* new WorkFailed({
