@@ -3,6 +3,7 @@
 // edits through these rules, and the export reads them.
 import { Either, Schema } from "effect"
 import { type CaptionPage, type CaptionStyle, PartialCaptionStyle, type TimedWord } from "./captions.ts"
+import { commonSubsequence } from "./script-alignment.ts"
 
 export const StyleAdjustments = PartialCaptionStyle.annotations({
   identifier: "StyleAdjustments",
@@ -111,3 +112,26 @@ export const splitLineAt = (lineStarts: ReadonlyArray<number>, at: number): Read
 /** Joins line `line` with the line after it. */
 export const mergeWithNext = (lineStarts: ReadonlyArray<number>, line: number): ReadonlyArray<number> =>
   lineStarts.filter((_, i) => i !== line + 1)
+
+/** A run of edited words, end exclusive. */
+export interface WordRun {
+  readonly first: number
+  readonly end: number
+}
+
+/**
+ * The runs of `edited` words a person typed: those not among the stored words (the longest common
+ * subsequence of their texts). Their times are the editor's guess (a retyped word's time shared by
+ * length) until they are aligned to the audio.
+ */
+export const retypedRuns = (stored: ReadonlyArray<TimedWord>, edited: ReadonlyArray<TimedWord>): ReadonlyArray<WordRun> => {
+  const kept = new Set(commonSubsequence(edited.map((w) => w.text), stored.map((w) => w.text)).map(([i]) => i))
+  const runs: Array<WordRun> = []
+  edited.forEach((_, i) => {
+    if (kept.has(i)) return
+    const last = runs.at(-1)
+    if (last !== undefined && last.end === i) runs[runs.length - 1] = { first: last.first, end: i + 1 }
+    else runs.push({ first: i, end: i + 1 })
+  })
+  return runs
+}

@@ -307,10 +307,11 @@ export const FfmpegEngineLive = Layer.effect(
         return facts
       }).pipe(Effect.withSpan("FfmpegEngine.probe", { attributes: { path } }))
 
-    const extractAudio = (input: string, outputWav: string) =>
+    const extractAudio: MediaEngineShape["extractAudio"] = (input, outputWav, range) =>
       Effect.gen(function* () {
+        const seek = range === undefined ? [] : ["-ss", range.start.toFixed(3), "-t", Math.max(0, range.end - range.start).toFixed(3)]
         const result = yield* run(ffmpeg, [
-          ...QUIET, "-i", input, "-map", "0:a:0", "-ac", "1", "-ar", "16000", "-c:a", "pcm_s16le", "-f", "wav", outputWav
+          ...QUIET, ...seek, "-i", input, "-map", "0:a:0", "-ac", "1", "-ar", "16000", "-c:a", "pcm_s16le", "-f", "wav", outputWav
         ])
         if (result.code === 0) return
         const reason = lastError(result.stderr, input)

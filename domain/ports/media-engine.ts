@@ -45,8 +45,12 @@ export interface MediaEngineShape {
    * media, its picture cannot be decoded, or it is above MAX_DECODED_PIXELS (then nothing decodes it).
    */
   readonly probe: (path: string) => Effect.Effect<ProbeResult, WorkFailed>
-  /** 16 kHz mono 16-bit WAV, what recognizers want. */
-  readonly extractAudio: (input: string, outputWav: string) => Effect.Effect<void, WorkFailed>
+  /** 16 kHz mono 16-bit WAV, what recognizers want; with `range`, only those seconds of it. */
+  readonly extractAudio: (
+    input: string,
+    outputWav: string,
+    range?: { readonly start: number; readonly end: number }
+  ) => Effect.Effect<void, WorkFailed>
   /** Burns the captions into the picture (or onto green) in one H.264/AAC encode with +faststart. */
   readonly burnCaptions: (request: BurnRequest) => Effect.Effect<void, WorkFailed>
   /** MP3 (VBR around 130 kb/s) for speech handed to clients. */

@@ -9,6 +9,7 @@ import {
   lineStartsOf,
   mergeWithNext,
   splitLineAt,
+  retypedRuns,
   splitSpacedWords
 } from "../../domain/caption-edits.ts"
 import { BUILT_IN_TEMPLATES, layoutCaptions, layoutRulesOf, placementOf, type TimedWord } from "../../domain/captions.ts"
@@ -91,5 +92,14 @@ describe("style adjustments and placement", () => {
     expect(placementOf({ ...style, position: "bottom" })).toEqual({ edge: "bottom", marginRatio: 0.08 })
     expect(placementOf({ ...style, position: "middle", marginRatio: 0.3 })).toEqual({ edge: "centre", marginRatio: 0 })
     expect(layoutRulesOf(moved)).toEqual(layoutRulesOf(style))
+  })
+})
+
+describe("retypedRuns", () => {
+  it("finds the runs of words whose text is not among the stored words", () => {
+    const stored = words("good", "morning", "every", "one", "welcome")
+    expect(retypedRuns(stored, words("Good", "morning", "everyone", "welcome"))).toEqual([{ first: 0, end: 1 }, { first: 2, end: 3 }])
+    expect(retypedRuns(stored, stored)).toEqual([])
+    expect(retypedRuns([], words("a", "b"))).toEqual([{ first: 0, end: 2 }])
   })
 })

@@ -89,7 +89,8 @@ describe("PATCH /v1/videos/:id/captions", () => {
     expect(answer.body.revision).toBe(1)
     expect(answer.body.words.slice(0, 2).map((w: { text: string }) => w.text)).toEqual(["Hello", "there"])
     expect(answer.body.words).toHaveLength(words.length + 1)
-    expect(answer.body.words[1].end).toBe(words[0]!.end)
+    // The retyped words are timed from the audio (or keep their shared time), before the next word.
+    expect(answer.body.words[1].end).toBeLessThanOrEqual(words[1]!.start)
     // Line starts count the words as sent: the break before word 2 moved along with the split.
     expect(answer.body.lineStarts).toEqual([0, 3])
     expect(answer.body.pages[0].lines[0].text).toBe(`Hello there ${words[1]!.text}`)
@@ -118,6 +119,25 @@ describe("PATCH /v1/videos/:id/captions", () => {
     await new Promise((r) => setTimeout(r, 500))
     expect(eventsFor("api").map((r) => r.headers["x-service-event"])).toEqual(["video.completed", "video.completed"])
   }, 180_000)
+
+  it("times retyped words from the audio, not from the times sent: each within 80 ms of where festival said it", async () => {
+    const video = await project("realign")
+    const stored = (await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token: studio.token })).body.words as Array<{ text: string; start: number; end: number }>
+    expect(clip.words.slice(0, 3).map((w) => w.text.toLowerCase())).toEqual(["good", "morning", "everyone"])
+    // The first sentence retyped as written, its times a poor guess (squeezed into its first half
+    // second); the words after it as they were.
+    const rest = stored.filter((w) => w.start >= clip.words[3]!.start - 0.1)
+    const from = clip.words[0]!.start
+    const retyped = ["Good", "morning,", "everyone."].map((text, i) => ({ text, start: from + i * 0.15, end: from + i * 0.15 + 0.14 }))
+    const answer = await edit(video.id, { words: [...retyped, ...rest] })
+    expect(answer.status).toBe(200)
+    const saved = answer.body.words as Array<{ text: string; start: number }>
+    expect(saved.map((w) => w.text)).toEqual([...retyped, ...rest].map((w) => w.text))
+    const errors = saved.slice(0, 3).map((w, i) => Math.abs(w.start - clip.words[i]!.start))
+    expect(Math.max(...errors)).toBeLessThan(0.08)
+    expect(Math.max(...retyped.map((w, i) => Math.abs(w.start - clip.words[i]!.start)))).toBeGreaterThan(0.15)
+    expect(saved.slice(3)).toEqual(rest)
+  })
 
   it("refuses bad edits naming the field, a stale revision, and another workspace's video; nothing is saved", async () => {
     const video = await project("refusals")

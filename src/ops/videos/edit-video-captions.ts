@@ -20,6 +20,8 @@ import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { nowIso } from "../../kernel/now.ts"
 import { operation } from "../../kernel/operation.ts"
 import { requireTemplate } from "../caption-templates/parts/resolve-template.ts"
+import { findVideo } from "./parts/find-video.ts"
+import { realignRetyped } from "./parts/realign-retyped.ts"
 import { VideoCaptions, videoCaptions } from "./get-video-captions.ts"
 
 const MAX_WORDS = 50_000
@@ -30,7 +32,7 @@ export const editVideoCaptions = operation({
   name: "editVideoCaptions",
   summary: "Edit a video's captions and style",
   description:
-    "Changes what the next render burns in, as the web editor does. `words` replaces the word list whole (fix a word's text, start or end; leave a word out to delete it; a word whose text holds spaces becomes that many words sharing its time). `lineStarts` sets where lines break (null: automatic). `templateId` swaps the template; `adjustments` replaces the style adjustments over it whole (`{}` clears them), e.g. `{\"position\": \"top\", \"marginRatio\": 0.15}` moves the block. Fields left out stay as they are; when `words` changes the number of words and `lineStarts` is left out, lines go back to automatic. Send `revision` (from the last answer) to have the edit refused with 409 if another edit was saved since. 409 while the video is being generated or exported, or after its media were deleted. An mp4 already rendered stays as it was until the video is rendered again. No webhook event is sent.",
+    "Changes what the next render burns in, as the web editor does. `words` replaces the word list whole (fix a word's text, start or end; leave a word out to delete it; a word whose text holds spaces becomes that many words). Words whose text is new (retyped) are timed again by aligning them to the source's audio between the words around them; where that fails they keep the times sent (a split word shares its time by length). `lineStarts` sets where lines break (null: automatic). `templateId` swaps the template; `adjustments` replaces the style adjustments over it whole (`{}` clears them), e.g. `{\"position\": \"top\", \"marginRatio\": 0.15}` moves the block. Fields left out stay as they are; when `words` changes the number of words and `lineStarts` is left out, lines go back to automatic. Send `revision` (from the last answer) to have the edit refused with 409 if another edit was saved since. 409 while the video is being generated or exported, or after its media were deleted. An mp4 already rendered stays as it was until the video is rendered again. No webhook event is sent.",
   path: Schema.Struct({ id: VideoId }),
   payload: Schema.Struct({
     words: Schema.optional(Schema.Array(TimedWord).pipe(Schema.maxItems(MAX_WORDS))).annotations({
@@ -56,6 +58,16 @@ export const editVideoCaptions = operation({
     Effect.gen(function*() {
       const workspace = yield* CurrentWorkspace
       const videos = yield* VideoStore
+      // Retyped words are aligned to the audio first, outside the transaction: it takes ffmpeg and a
+      // recogniser. The times apply below only to the same words (an edit in between is a 409 with `revision`).
+      const retimed = words === undefined ? undefined : yield* findVideo(id).pipe(
+        Effect.flatMap((video) =>
+          editRefusal(video) !== null
+            ? Effect.succeed(undefined)
+            : Effect.flatMap(videos.getWords(id), (stored) =>
+              realignRetyped(video, Option.getOrElse(stored, () => []), splitSpacedWords(words, null).words))
+        )
+      )
       yield* (yield* Transactor).atomically(Effect.gen(function*() {
         const video = yield* videos.getForUpdate(id).pipe(
           Effect.map(Option.filter((v) => v.workspaceId === workspace.id)),
@@ -72,7 +84,8 @@ export const editVideoCaptions = operation({
         const stored = Option.getOrElse(yield* videos.getWords(id), () => [])
         // Line starts count words: they carry over only while the words they count stay the same words.
         const starts = lineStarts !== undefined ? lineStarts : words === undefined || words.length === stored.length ? edits.lineStarts : null
-        const split = words === undefined ? { words: stored, lineStarts: starts } : splitSpacedWords(words, starts)
+        const spread = words === undefined ? { words: stored, lineStarts: starts } : splitSpacedWords(words, starts)
+        const split = retimed !== undefined && retimed.length === spread.words.length ? { ...spread, words: retimed } : spread
         if (words !== undefined) yield* Either.mapLeft(checkWords(split.words, video.durationSeconds ?? Infinity), refuse)
         const checkedStarts = yield* Either.mapLeft(checkLineStarts(split.lineStarts, split.words.length), refuse)
         if (templateId !== undefined && templateId !== video.templateId) {
