@@ -18,7 +18,9 @@ export const EDITOR_PATHS = {
   /** POST: ExportPayload -> EditorVideo. The render operation's credits and plan rules; it sends no webhook event. */
   exportVideo: "/export",
   /** POST: SaveTemplatePayload -> EditorTemplate: the burned style saved as a workspace template. */
-  templates: "/templates"
+  templates: "/templates",
+  /** POST: VocabularyPayload -> EditorVocabulary: a word the person fixed, added to the workspace's vocabulary. */
+  vocabulary: "/vocabulary"
 } as const
 
 export interface EditorVideo {
@@ -94,6 +96,14 @@ export interface ExportPayload {
 
 export interface SaveTemplatePayload {
   readonly name: string
+}
+
+export interface VocabularyPayload {
+  readonly term: string
+}
+
+export interface EditorVocabulary {
+  readonly terms: ReadonlyArray<string>
 }
 
 /** Every refusal, in the API's error shape: the status, and a message a person can act on. */

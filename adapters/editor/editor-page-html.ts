@@ -53,6 +53,9 @@ header .history{display:flex;gap:.4rem;margin-left:auto}
 #save-state[data-state=saved]{color:var(--ok)}
 #notice{display:flex;gap:1rem;align-items:center;justify-content:space-between;margin:.6rem 1rem 0;padding:.6rem .9rem;border-radius:8px;background:var(--bad-bg);color:var(--bad)}
 #notice[hidden]{display:none}
+#offer{display:flex;gap:.6rem;align-items:center;margin:.6rem 1rem 0;padding:.5rem .9rem;border-radius:8px;background:var(--word)}
+#offer span{flex:1}
+#offer[hidden]{display:none}
 main.editor{flex:1;min-height:0;display:grid;grid-template-columns:auto minmax(18rem,1fr) 22rem;grid-template-rows:minmax(0,1fr) auto;gap:12px;padding:12px 16px 16px}
 .panel{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:.9rem;min-height:0}
 .stage{display:flex;flex-direction:column;gap:.5rem;min-height:0;align-items:center}
@@ -136,6 +139,7 @@ export const editorPageHtml = (bootstrap: EditorBootstrap, appModuleUrl: string)
 <div class="history"><button id="undo" type="button" title="Undo (Ctrl+Z)" disabled>Undo</button><button id="redo" type="button" title="Redo (Shift+Ctrl+Z)" disabled>Redo</button></div>
 <div id="save-state" role="status" aria-live="polite" data-state="saved">All changes saved</div></header>
 <div id="notice" role="alert" hidden><span id="notice-text"></span><button id="notice-close" type="button">Dismiss</button></div>
+<div id="offer" role="status" hidden><span id="offer-text"></span><button id="offer-accept" type="button">Add to vocabulary</button><button id="offer-close" type="button">No thanks</button></div>
 <noscript><p class="error">The editor needs JavaScript.</p></noscript>
 <main class="editor">
 <section class="stage" aria-label="Preview">

@@ -13,6 +13,7 @@ import type { Workspace } from "../../domain/ports/workspace-store.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
 import { FrameRate, RenderFormat } from "../../domain/rules.ts"
 import type { VideoRecord } from "../../domain/video.ts"
+import { VocabularyTerm } from "../../domain/vocabulary.ts"
 import { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
 import { ServiceConfig } from "../../src/kernel/service-config.ts"
 import { createCaptionTemplate } from "../../src/ops/caption-templates/create-caption-template.ts"
@@ -22,6 +23,8 @@ import { requestExport } from "../../src/ops/render/render-video.ts"
 import { csrfMatches, csrfTokenFor, currentUser } from "../../src/ops/users/parts/session.ts"
 import { editVideoCaptions } from "../../src/ops/videos/edit-video-captions.ts"
 import { videoCaptions } from "../../src/ops/videos/get-video-captions.ts"
+import { getWorkspaceVocabulary } from "../../src/ops/workspace-vocabulary/get-workspace-vocabulary.ts"
+import { setWorkspaceVocabulary } from "../../src/ops/workspace-vocabulary/set-workspace-vocabulary.ts"
 import { presentVideo } from "../../src/kernel/present-video.ts"
 import { errorBody, toApiError } from "../http/api-error.ts"
 import { messagePage } from "../oauth/page-layout.ts"
@@ -177,6 +180,7 @@ const route = <R>(write: boolean, work: (granted: Access) => Effect.Effect<unkno
 
 const ExportBody = Schema.Struct({ format: Schema.optional(RenderFormat), frameRate: Schema.optional(FrameRate) })
 const TemplateBody = createCaptionTemplate.payload.pick("name")
+const VocabularyBody = Schema.Struct({ term: VocabularyTerm })
 
 const editCaptions = route(true, ({ video }) =>
   Effect.flatMap(body(editVideoCaptions.payload), (edit) => editVideoCaptions.handle({ ...edit, id: video.id })))
@@ -196,9 +200,17 @@ const saveTemplate = route(true, ({ video }) =>
     return yield* createCaptionTemplate.handle({ name, basedOn: undefined, style })
   }))
 
+/** A word the person fixed, kept in the workspace's vocabulary for the videos captioned next. */
+const addVocabularyTerm = route(true, () =>
+  Effect.gen(function*() {
+    const { term } = yield* body(VocabularyBody)
+    const { terms } = yield* getWorkspaceVocabulary.handle({})
+    return yield* setWorkspaceVocabulary.handle({ terms: [...terms, term] })
+  }))
+
 const readState = route(false, ({ video }) => state(video.id))
 
-type Handlers = typeof page | typeof readState | typeof editCaptions | typeof exportVideo | typeof saveTemplate
+type Handlers = typeof page | typeof readState | typeof editCaptions | typeof exportVideo | typeof saveTemplate | typeof addVocabularyTerm
 
 export const EditorRoutes = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
@@ -209,5 +221,6 @@ export const EditorRoutes = HttpApiBuilder.Router.use((router) =>
     yield* router.patch(at(EDITOR_PATHS.captions), Effect.provide(editCaptions, context))
     yield* router.post(at(EDITOR_PATHS.exportVideo), Effect.provide(exportVideo, context))
     yield* router.post(at(EDITOR_PATHS.templates), Effect.provide(saveTemplate, context))
+    yield* router.post(at(EDITOR_PATHS.vocabulary), Effect.provide(addVocabularyTerm, context))
   })
 )

@@ -177,6 +177,12 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
       await page.press("#word-text", "Enter")
     })
     expect(await page.locator("#word-1").textContent()).toBe(FIXED)
+    // The fixed word is offered for the workspace's vocabulary; taking the offer keeps it there.
+    expect(await page.locator("#offer-text").textContent()).toContain(`“${FIXED}”`)
+    await page.click("#offer-accept")
+    await page.waitForSelector(`#offer-text:has-text("is in the vocabulary")`)
+    expect((await call(app.baseUrl, "/v1/workspace/vocabulary", { token: studio.token })).body).toEqual({ terms: [FIXED] })
+    await page.click("#offer-close")
     await page.click("#undo")
     expect(await page.locator("#word-1").textContent()).toBe(word.text)
     await page.keyboard.press("Control+Shift+z")

@@ -15,6 +15,9 @@ export const startHistory = <D>(present: D): EditHistory<D> => ({ past: [], pres
 export const record = <D>(history: EditHistory<D>, next: D): EditHistory<D> =>
   next === history.present ? history : { past: [...history.past, history.present].slice(-LIMIT), present: next, future: [] }
 
+/** The present replaced in place (the server's version of what was saved): no step of its own. */
+export const replacePresent = <D>(history: EditHistory<D>, present: D): EditHistory<D> => ({ ...history, present })
+
 export const undo = <D>(history: EditHistory<D>): EditHistory<D> => {
   const previous = history.past.at(-1)
   return previous === undefined ? history : { past: history.past.slice(0, -1), present: previous, future: [history.present, ...history.future] }

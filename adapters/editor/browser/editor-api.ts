@@ -11,7 +11,9 @@ import {
   type EditorVideo,
   type EditPayload,
   type ExportPayload,
-  type SaveTemplatePayload
+  type EditorVocabulary,
+  type SaveTemplatePayload,
+  type VocabularyPayload
 } from "../editor-contract.ts"
 
 /** Under the 64 KiB browsers allow all keepalive requests of a page together, with room for one in flight. */
@@ -34,6 +36,7 @@ export interface EditorApi {
   readonly saveCaptions: (edit: EditPayload) => Promise<EditorCaptions>
   readonly exportVideo: (options: ExportPayload) => Promise<EditorVideo>
   readonly saveTemplate: (template: SaveTemplatePayload) => Promise<EditorTemplate>
+  readonly addToVocabulary: (payload: VocabularyPayload) => Promise<EditorVocabulary>
 }
 
 export const editorApi = (base: string, csrf: string): EditorApi => {
@@ -60,6 +63,7 @@ export const editorApi = (base: string, csrf: string): EditorApi => {
     state: () => call("GET", EDITOR_PATHS.state),
     saveCaptions: (edit) => call("PATCH", EDITOR_PATHS.captions, edit),
     exportVideo: (options) => call("POST", EDITOR_PATHS.exportVideo, options),
-    saveTemplate: (template) => call("POST", EDITOR_PATHS.templates, template)
+    saveTemplate: (template) => call("POST", EDITOR_PATHS.templates, template),
+    addToVocabulary: (payload) => call("POST", EDITOR_PATHS.vocabulary, payload)
   }
 }

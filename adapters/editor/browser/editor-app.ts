@@ -9,7 +9,7 @@ import type { EditorBootstrap, EditorCaptions, EditorTemplate, EditorVideo } fro
 import { autosave, type SaveState } from "./autosave.ts"
 import type { CaptionPreview } from "./caption-preview.ts"
 import { byId, clockText, element, messageOf } from "./dom.ts"
-import { record, redo, startHistory, undo } from "./edit-history.ts"
+import { record, redo, replacePresent, startHistory, undo } from "./edit-history.ts"
 import { EditorApiError, editorApi } from "./editor-api.ts"
 import {
   adjustStyle,
@@ -53,6 +53,10 @@ const ui = {
   notice: byId("notice", HTMLDivElement),
   noticeText: byId("notice-text", HTMLSpanElement),
   noticeClose: byId("notice-close", HTMLButtonElement),
+  offer: byId("offer", HTMLDivElement),
+  offerText: byId("offer-text", HTMLSpanElement),
+  offerAccept: byId("offer-accept", HTMLButtonElement),
+  offerClose: byId("offer-close", HTMLButtonElement),
   wordTools: byId("word-tools", HTMLFieldSetElement),
   wordStart: byId("word-start", HTMLInputElement),
   wordEnd: byId("word-end", HTMLInputElement),
@@ -120,6 +124,40 @@ const showNotice = (text: string) => {
 }
 ui.noticeClose.addEventListener("click", () => {
   ui.notice.hidden = true
+})
+
+// --- A word the person fixed is offered for the workspace's vocabulary, so later videos get it right.
+
+let offeredTerm: string | null = null
+
+/** The fixed word without the punctuation around it; null when it is too short or no word to keep. */
+const termOf = (text: string): string | null => {
+  const term = text.trim().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "")
+  return term.length >= 3 && !/\s/.test(term) && /\p{L}/u.test(term) ? term : null
+}
+
+const offerVocabulary = (term: string) => {
+  offeredTerm = term
+  ui.offerText.textContent = `Add “${term}” to the workspace's vocabulary, so videos captioned later get it right?`
+  ui.offerAccept.hidden = false
+  ui.offer.hidden = false
+}
+ui.offerClose.addEventListener("click", () => {
+  ui.offer.hidden = true
+})
+ui.offerAccept.addEventListener("click", () => {
+  const term = offeredTerm
+  if (term === null) return
+  ui.offerAccept.hidden = true
+  api.addToVocabulary({ term }).then(
+    () => {
+      ui.offerText.textContent = `“${term}” is in the vocabulary.`
+    },
+    (error: unknown) => {
+      ui.offer.hidden = true
+      showNotice(error instanceof Error ? error.message : String(error))
+    }
+  )
 })
 
 // --- Preview: the newest script wins; scripts made while one is being drawn are skipped over.
@@ -202,6 +240,12 @@ const saver = autosave<EditorDocument>({
     try {
       const saved = await api.saveCaptions({ ...doc, revision })
       revision = saved.revision
+      // Retyped words come back timed from the audio: shown at once unless the person edited on since.
+      const retimed = saved.words.length === doc.words.length && saved.words.some((w, i) => w.start !== doc.words[i]!.start || w.end !== doc.words[i]!.end)
+      if (retimed && history.present === doc) {
+        history = replacePresent(history, { ...doc, words: saved.words })
+        refresh()
+      }
     } catch (error) {
       // Someone saved meanwhile (another tab, a script through the API), or an export started.
       if (error instanceof EditorApiError && error.status === 409) return adoptState(error.message)
@@ -246,6 +290,8 @@ const applyText = (text: string | null): number => {
   if (next !== doc) {
     history = record(history, next)
     saver.schedule(next)
+    const term = termOf(text)
+    if (term !== null && next.words.length === doc.words.length) offerVocabulary(term)
   }
   return next.words.length - doc.words.length
 }
