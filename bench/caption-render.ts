@@ -141,27 +141,30 @@ const pipeline = async (service: ServiceProcess, clip: Clip): Promise<PipelineRu
   return { totalSeconds, uploadSeconds, videoId: id, recognisedWords: captions.words?.length ?? 0 }
 }
 
-/** The server logs one entry per step (of a video or a caption removal, `id` picks whose) and per job (Effect's pretty logger: a header line, then `key: value` lines). */
-export const stepTimings = (log: string, id: string): ReadonlyArray<{ name: string; seconds: number }> => {
-  const entries = log.split(/\n(?=\[\d\d:\d\d:\d\d\.\d+\] )/)
-  const durationOf = (entry: string): number | undefined => {
-    const hrtime = /hrtime: \[\s*(\d+),\s*(\d+)\s*\]/.exec(entry)
-    if (hrtime !== null) return Number(hrtime[1]) + Number(hrtime[2]) / 1e9
-    const millis = /millis: (\d+(?:\.\d+)?)/.exec(entry) ?? /durationMs: (\d+(?:\.\d+)?)/.exec(entry)
-    return millis === null ? undefined : Number(millis[1]) / 1000
+const jsonLine = (line: string): Record<string, unknown> | undefined => {
+  try {
+    const parsed: unknown = JSON.parse(line)
+    return typeof parsed === "object" && parsed !== null ? parsed as Record<string, unknown> : undefined
+  } catch {
+    return undefined
   }
-  return entries.flatMap((entry) => {
-    const message = /^\[[^\]]+\] \w+ \([^)]*\)[^:]*: (.*)$/m.exec(entry)?.[1]?.trim()
-    const duration = durationOf(entry)
-    if (message === undefined || duration === undefined) return []
+}
+
+/** The server logs one JSON line per step (of a video or a caption removal, `id` picks whose) and per job, with `durationMs`. */
+export const stepTimings = (log: string, id: string): ReadonlyArray<{ name: string; seconds: number }> =>
+  log.split("\n").flatMap((line) => {
+    const entry = jsonLine(line)
+    if (entry === undefined) return []
+    const { message, durationMs, kind } = entry
+    if (typeof message !== "string" || typeof durationMs !== "number") return []
+    const seconds = durationMs / 1000
+    const ofId = entry["videoId"] === id || entry["removalId"] === id
     const step = /^((?:removal )?step \w+) done$/.exec(message)
-    if (step !== null && entry.includes(id)) return [{ name: step[1]!, seconds: duration }]
-    if (message === "render encoded" && entry.includes(id)) return [{ name: "render encode", seconds: duration }]
-    const kind = /^\s*kind: (\S+)$/m.exec(entry)?.[1]
-    if (message === "job Done" && kind !== undefined && kind !== "webhook.deliver") return [{ name: `job ${kind}`, seconds: duration }]
+    if (step !== null && ofId) return [{ name: step[1]!, seconds }]
+    if (message === "render encoded" && ofId) return [{ name: "render encode", seconds }]
+    if (message === "job Done" && typeof kind === "string" && kind !== "webhook.deliver") return [{ name: `job ${kind}`, seconds }]
     return []
   })
-}
 
 export const captionRender = async (): Promise<ReadonlyArray<Figure>> => {
   const requested = Number(process.env["BENCH_RUNS"] ?? "")

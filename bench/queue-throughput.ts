@@ -73,7 +73,7 @@ const bareRun = async (clients: ReadonlyArray<PgClient>): Promise<number> => {
 /** Seconds for 4 fibers to empty the queue through the adapter. */
 const oursRun = Effect.gen(function*() {
   const queue = yield* JobQueue
-  const worker = queue.claim("media", LEASE_MS).pipe(
+  const worker = queue.claim("media", LEASE_MS, "bench").pipe(
     Effect.flatMap(Option.match({
       onNone: () => Effect.succeed(false),
       onSome: (job) => Effect.as(queue.complete(job.id), true)

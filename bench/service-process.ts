@@ -53,7 +53,9 @@ export const startService = async (): Promise<ServiceProcess> => {
       DATA_DIR: dataDir,
       BASE_URL: baseUrl,
       DEV_API_TOKEN: token,
-      ADMIN_TOKEN: `${token}_admin`
+      ADMIN_TOKEN: `${token}_admin`,
+      // stepTimings (caption-render.ts) reads the JSON lines.
+      LOG_FORMAT: "json"
     },
     stdio: ["ignore", "pipe", "pipe"]
   })

@@ -147,6 +147,8 @@ export const PRICE_LIST: Readonly<Record<string, ReadonlyArray<PriceRow>>> = {
   updateCaptionTemplate: FREE_WRITE,
   deleteCaptionTemplate: FREE_WRITE,
   getWorkspace: READ,
+  getWorkspaceVocabulary: READ,
+  setWorkspaceVocabulary: FREE_WRITE,
   listCreditLogs: READ,
   listBalanceLogs: READ,
   listProviderKeys: READ,
@@ -162,5 +164,7 @@ export const PRICE_LIST: Readonly<Record<string, ReadonlyArray<PriceRow>>> = {
   setPlan: ADMIN,
   setByok: ADMIN,
   createUser: ADMIN,
-  addMember: ADMIN
+  addMember: ADMIN,
+  getQueueStatus: ADMIN,
+  retryJob: ADMIN
 }

@@ -20,6 +20,8 @@ import { getPricing } from "./ops/pricing/get-pricing.ts"
 import { deleteProviderKey } from "./ops/provider-keys/delete-provider-key.ts"
 import { listProviderKeys } from "./ops/provider-keys/list-provider-keys.ts"
 import { putProviderKey } from "./ops/provider-keys/put-provider-key.ts"
+import { getQueueStatus } from "./ops/queue/get-queue-status.ts"
+import { retryJob } from "./ops/queue/retry-job.ts"
 import { createGameplayVideo } from "./ops/gameplay-video/create-gameplay-video.ts"
 import { uploadFile } from "./ops/files/upload-file.ts"
 import { renderVideoOperation } from "./ops/render/render-video.ts"
@@ -104,7 +106,9 @@ export const adminOperations = [
   setPlan,
   setByok,
   createUser,
-  addMember
+  addMember,
+  getQueueStatus,
+  retryJob
 ] as const satisfies ReadonlyArray<AnyOperation>
 
 export type CatalogueOperation = (typeof workspaceOperations | typeof adminOperations)[number]

@@ -2,12 +2,14 @@
 // default all). Reads the configuration, lets app-layer pick the adapters, and runs the role until
 // SIGTERM or SIGINT, which NodeRuntime turns into an interruption: exit code 0 once the role stopped.
 import { NodeRuntime } from "@effect/platform-node"
-import { ConfigProvider, Effect, Layer, Logger, LogLevel } from "effect"
+import { Cause, ConfigProvider, Effect, Either, Layer } from "effect"
 import { mkdir } from "node:fs/promises"
 import { appLayerFromEnv } from "./app-layer.ts"
+import { LoggingConfig, loggingLayer, logProcessWarnings } from "./kernel/logging.ts"
 import { roleSettings, runRole } from "./roles.ts"
 
 const program = Effect.gen(function*() {
+  yield* logProcessWarnings
   const s = yield* roleSettings
   yield* Effect.promise(() => mkdir(s.workDir, { recursive: true }))
   const { layer, ...description } = yield* appLayerFromEnv({
@@ -26,17 +28,29 @@ const config = argument === undefined
   ? ConfigProvider.fromEnv()
   : ConfigProvider.orElse(ConfigProvider.fromMap(new Map([["ROLE", argument]])), ConfigProvider.fromEnv)
 
-program.pipe(
-  // A refusal is a sentence for the operator, not a stack trace.
-  Effect.catchTag("StartupRefused", (refused) =>
-    Effect.sync(() => {
-      process.stderr.write(`Reelwright did not start: ${refused.message}\n`)
-      process.exitCode = 1
-    })),
+/** A refusal is a sentence for the operator, not a stack trace. */
+const refuse = (message: string) =>
+  Effect.sync(() => {
+    process.stderr.write(`Reelwright did not start: ${message}\n`)
+    process.exitCode = 1
+  })
+
+const main = Effect.gen(function*() {
+  // LOG_FORMAT and LOG_LEVEL (kernel/logging.ts): JSON lines unless stdout is a terminal.
+  const logging = yield* Effect.either(LoggingConfig)
+  if (Either.isLeft(logging)) return yield* refuse(String(logging.left))
+  return yield* program.pipe(
+    Effect.catchTag("StartupRefused", (refused) => refuse(refused.message)),
+    // Logged here, in the chosen format: runMain's own report would be in neither.
+    Effect.tapErrorCause((cause) => Cause.isInterruptedOnly(cause) ? Effect.void : Effect.logError("Reelwright stopped on an error", cause)),
+    Effect.provide(loggingLayer(logging.right))
+  )
+})
+
+main.pipe(
   Effect.withConfigProvider(config),
-  Effect.provide(Logger.minimumLogLevel(LogLevel.Info)),
   // No tracer exports spans yet, and recording them (with their stack traces) is a large share of a
   // request's CPU time: off until an OpenTelemetry exporter is configured.
   Effect.provide(Layer.setTracerEnabled(false)),
-  NodeRuntime.runMain
+  (effect) => NodeRuntime.runMain(effect, { disableErrorReporting: true, disablePrettyLogger: true })
 )

@@ -1,6 +1,6 @@
 // What a process runs: the HTTP API, the job worker, or both (`all`, the embedded default). Each role
 // reads its settings from the environment; an argument to main (`api`, `worker`) overrides ROLE.
-import { Config, Duration, Effect, Layer, Option } from "effect"
+import { Config, Duration, Effect, Layer, Option, Runtime } from "effect"
 import { resolve } from "node:path"
 import { Transcriber } from "../domain/ports/transcriber.ts"
 import { WorkspaceStore } from "../domain/ports/workspace-store.ts"
@@ -9,6 +9,8 @@ import type { BucketRule } from "../adapters/http/token-buckets.ts"
 import { DEFAULT_DATA_DIR, DEFAULT_WHISPER_MODEL } from "../adapters/media/whisper-models.ts"
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "../adapters/http/token-rate-limits.ts"
 import { DEFAULT_REQUEST_LIMITS, type RequestLimitSettings } from "../adapters/http/request-limits.ts"
+import packageJson from "../package.json" with { type: "json" }
+import { LogFormatConfig } from "./kernel/logging.ts"
 import { randomToken, sha256Hex } from "./kernel/secrets.ts"
 import { clearAbandonedScratch } from "./kernel/scratch-space.ts"
 import { DEFAULT_FILE_SWEEP_INTERVAL_MS, scheduleFileSweeps } from "./ops/files/sweep-expired-files.job.ts"
@@ -39,7 +41,7 @@ export const roleSettings = Effect.gen(function*() {
   const dataDir = resolve(yield* Config.string("DATA_DIR").pipe(Config.withDefault(DEFAULT_DATA_DIR)))
   const baseUrl = (yield* Config.string("BASE_URL").pipe(Config.withDefault(`http://localhost:${port}`))).replace(/\/+$/, "")
   const devToken = yield* Config.option(Config.string("DEV_API_TOKEN"))
-  const adminToken = yield* Config.string("ADMIN_TOKEN").pipe(Config.withDefault(randomToken("rwadmin_")))
+  const givenAdminToken = yield* Config.option(Config.string("ADMIN_TOKEN"))
   const mediaConcurrency = yield* Config.integer("WORKER_CONCURRENCY").pipe(atLeast(1), Config.withDefault(1))
   const webhookConcurrency = yield* Config.integer("WEBHOOK_CONCURRENCY").pipe(atLeast(1), Config.withDefault(4))
   // Shorter leases reclaim a crashed worker's job sooner; they are renewed every third of their length.
@@ -74,14 +76,17 @@ export const roleSettings = Effect.gen(function*() {
     baseUrl,
     workDir: `${dataDir}/work`,
     devToken,
-    adminToken,
+    adminToken: Option.getOrElse(givenAdminToken, () => randomToken("rwadmin_")),
+    /** A token made here may be shown at start for local use; one from the environment never is. */
+    adminTokenGenerated: Option.isNone(givenAdminToken),
     mediaConcurrency,
     webhookConcurrency,
     leaseSeconds,
     fileSweepSeconds,
     graceSeconds,
     rateLimits,
-    requestLimits
+    requestLimits,
+    logFormat: yield* LogFormatConfig
   }
 })
 
@@ -125,6 +130,8 @@ const storeLines = (d: StoreDescription) => [
   `  Blobs:          ${d.blobStore}`
 ]
 
+const storeFacts = (d: StoreDescription) => ({ store: d.store, blobs: d.blobStore, inMemory: d.inMemory })
+
 /** Which engine captions are made with; pocketsphinx is said plainly to be poor, with the one command that fixes it. */
 const POCKETSPHINX_REAL_SPEECH_NOTE = "about half the words wrong on real recordings, bench/recognition.ts"
 
@@ -133,39 +140,108 @@ const captionLine = Effect.map(Transcriber, (t) =>
     ? `  Captions:       pocketsphinx (${t.model}): poor on real speech (${POCKETSPHINX_REAL_SPEECH_NOTE}). For whisper.cpp: npm run models -- pull ${DEFAULT_WHISPER_MODEL}`
     : `  Captions:       ${t.name === "whisper" ? "whisper.cpp" : "an OpenAI-compatible service"} (${t.model})`)
 
+const captionFacts = Effect.map(Transcriber, (t) => ({ captions: { engine: t.name, model: t.model } }))
+
 const budgetText = (name: string, rule: BucketRule | null): string =>
   rule === null ? `${name} unlimited` : `${name} ${rule.perSecond}/s (bursts of ${rule.burst})`
+
+/**
+ * The start, logged at info with the role and versions. JSON lines carry every fact the banner shows
+ * (no banner: it would not be a JSON line); in the pretty format, for a person, the banner follows.
+ */
+const announce = (
+  s: RoleSettings,
+  start: { readonly message: string; readonly facts: Record<string, unknown> },
+  details: Record<string, unknown>,
+  banner: ReadonlyArray<string>
+) => {
+  const facts = { role: s.role, ...start.facts, version: packageJson.version, node: process.version }
+  return s.logFormat === "json"
+    ? Effect.logInfo(start.message).pipe(Effect.annotateLogs({ ...facts, ...details }))
+    : Effect.zipRight(Effect.logInfo(start.message).pipe(Effect.annotateLogs(facts)), say(banner))
+}
 
 const announceApi = (s: RoleSettings, d: StoreDescription) =>
   Effect.gen(function*() {
     const dev = yield* devWorkspace(s, d.inMemory)
-    yield* say([
-      `Reelwright is listening on ${s.baseUrl}`,
-      `  API docs:       ${s.baseUrl}/docs`,
-      Option.match(dev, {
-        onNone: () => "  API token:      none yet; create a workspace with the CLI (workspace:create)",
-        onSome: (w) => `  API token:      ${w.token}   (workspace ${w.workspaceId}, ${w.note})`
-      }),
-      `  Admin token:    ${s.adminToken}   (for the CLI: ADMIN_TOKEN=... npm run cli -- ...)`,
-      `  Files:          ${s.dataDir}`,
-      ...storeLines(d),
-      yield* captionLine,
-      `  Rate limits:    per token, in this process: ${budgetText("reads", s.rateLimits.reads)}, ` +
-      budgetText("writes and /mcp", s.rateLimits.writes),
-      s.role === "all"
-        ? `  Jobs:           run here (media ${s.mediaConcurrency} at once, webhooks ${s.webhookConcurrency})`
-        : "  Jobs:           not run here; start worker processes (npm run start:worker)"
-    ])
+    // Only tokens made here are shown, for local use; one set in the environment is named, never printed.
+    const apiToken = Option.isNone(s.devToken) ? Option.map(dev, (w) => w.token) : Option.none()
+    const adminToken = s.adminTokenGenerated ? Option.some(s.adminToken) : Option.none()
+    yield* announce(
+      s,
+      { message: `Reelwright is listening on ${s.baseUrl}`, facts: { port: s.port, baseUrl: s.baseUrl } },
+      {
+        ...Option.match(dev, { onNone: () => ({}), onSome: (w) => ({ devWorkspaceId: w.workspaceId }) }),
+        ...Option.match(apiToken, { onNone: () => ({}), onSome: (token) => ({ apiToken: token }) }),
+        ...Option.match(adminToken, { onNone: () => ({}), onSome: (token) => ({ adminToken: token }) }),
+        dataDir: s.dataDir,
+        ...storeFacts(d),
+        ...yield* captionFacts,
+        rateLimits: s.rateLimits,
+        jobs: s.role === "all" ? { media: s.mediaConcurrency, webhooks: s.webhookConcurrency } : "none"
+      },
+      [
+        `  API docs:       ${s.baseUrl}/docs`,
+        Option.match(dev, {
+          onNone: () => "  API token:      none yet; create a workspace with the CLI (workspace:create)",
+          onSome: (w) => `  API token:      ${Option.getOrElse(apiToken, () => "from DEV_API_TOKEN")}   (workspace ${w.workspaceId}, ${w.note})`
+        }),
+        `  Admin token:    ${Option.match(adminToken, {
+          onNone: () => "from ADMIN_TOKEN",
+          onSome: (token) => `${token}   (for the CLI: ADMIN_TOKEN=... npm run cli -- ...)`
+        })}`,
+        `  Files:          ${s.dataDir}`,
+        ...storeLines(d),
+        yield* captionLine,
+        `  Rate limits:    per token, in this process: ${budgetText("reads", s.rateLimits.reads)}, ` +
+        budgetText("writes and /mcp", s.rateLimits.writes),
+        s.role === "all"
+          ? `  Jobs:           run here (media ${s.mediaConcurrency} at once, webhooks ${s.webhookConcurrency})`
+          : "  Jobs:           not run here; start worker processes (npm run start:worker)"
+      ]
+    )
   })
 
 const announceWorker = (s: RoleSettings, d: StoreDescription) =>
-  Effect.flatMap(captionLine, (captions) =>
-    say([
-      `Reelwright worker: media jobs ${s.mediaConcurrency} at once, webhooks ${s.webhookConcurrency}, ` +
-      `${s.graceSeconds} s grace on shutdown`,
-      ...storeLines(d),
-      captions
-    ]))
+  Effect.gen(function*() {
+    yield* announce(
+      s,
+      { message: "Reelwright worker started", facts: {} },
+      {
+        jobs: { media: s.mediaConcurrency, webhooks: s.webhookConcurrency },
+        graceSeconds: s.graceSeconds,
+        ...storeFacts(d),
+        ...yield* captionFacts
+      },
+      [
+        `  Jobs:           media ${s.mediaConcurrency} at once, webhooks ${s.webhookConcurrency}, ${s.graceSeconds} s grace on shutdown`,
+        ...storeLines(d),
+        yield* captionLine
+      ]
+    )
+  })
+
+/**
+ * Logs the signal that begins a shutdown as it arrives: NodeRuntime turns it into an interruption,
+ * which names no signal, and running jobs may take their grace period before anything else is logged.
+ */
+const logShutdownSignal = (role: Role) =>
+  Effect.gen(function*() {
+    const runtime = yield* Effect.runtime<never>()
+    const log = (signal: NodeJS.Signals) =>
+      Runtime.runSync(runtime)(Effect.logInfo("shutting down").pipe(Effect.annotateLogs({ role, signal })))
+    yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        process.once("SIGTERM", log)
+        process.once("SIGINT", log)
+      }),
+      () =>
+        Effect.sync(() => {
+          process.off("SIGTERM", log)
+          process.off("SIGINT", log)
+        })
+    )
+  })
 
 /**
  * Clears the scratch that killed processes left (of jobs no one runs any more), queues this month's
@@ -193,12 +269,15 @@ export const runRole = (s: RoleSettings, d: StoreDescription) => {
       return yield* Effect.never
     })
   )
-  switch (s.role) {
-    case "api":
-      return serve
-    case "worker":
-      return Effect.zipRight(announceWorker(s, d), work(s))
-    case "all":
-      return Effect.all([serve, work(s)], { concurrency: "unbounded", discard: true })
+  const run = () => {
+    switch (s.role) {
+      case "api":
+        return serve
+      case "worker":
+        return Effect.zipRight(announceWorker(s, d), work(s))
+      case "all":
+        return Effect.all([serve, work(s)], { concurrency: "unbounded", discard: true })
+    }
   }
+  return Effect.scoped(Effect.zipRight(logShutdownSignal(s.role), run()))
 }

@@ -1,5 +1,6 @@
-// The one error shape of /v1 and /admin: `{"error":{"code","message","details"}}`, and the status
-// of each domain error. Domain errors know no HTTP; this file is where they meet it.
+// The one error shape of /v1 and /admin: `{"error":{"code","message","details","requestId"}}`, and the
+// status of each domain error. Domain errors know no HTTP; this file is where they meet it. The request id
+// is added as the answer is written (request-log.ts); a client decoding an answer keeps it.
 import { HttpApiSchema } from "@effect/platform"
 import { Data, Schema } from "effect"
 import type { DomainError } from "../../domain/errors.ts"
@@ -9,6 +10,7 @@ export class ApiError extends Data.TaggedError("ApiError")<{
   readonly code: string
   readonly message: string
   readonly details?: unknown
+  readonly requestId?: string
 }> {}
 
 const ErrorBody = Schema.Struct({
@@ -17,13 +19,21 @@ const ErrorBody = Schema.Struct({
     message: Schema.String.annotations({ description: "What is wrong, for a person." }),
     details: Schema.optional(Schema.Unknown).annotations({
       description: "For invalid input: `{ field, issues: [{ path, message }] }`."
+    }),
+    requestId: Schema.optionalWith(Schema.String, { exact: true }).annotations({
+      description: "The request's id, as in the `X-Request-Id` header and the service's logs: quote it when reporting a failure."
     })
   })
 }).annotations({ identifier: "Error" })
 
 /** The body every refusal answers with. */
 export const errorBody = (e: ApiError) => ({
-  error: { code: e.code, message: e.message, ...(e.details === undefined ? {} : { details: e.details }) }
+  error: {
+    code: e.code,
+    message: e.message,
+    ...(e.details === undefined ? {} : { details: e.details }),
+    ...(e.requestId === undefined ? {} : { requestId: e.requestId })
+  }
 })
 
 const withStatus = (status: number, description: string) =>

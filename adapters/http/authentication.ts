@@ -20,7 +20,9 @@ export const AuthenticationLive = Layer.effect(
       bearer: (token) =>
         authenticate(Redacted.value(token)).pipe(
           Effect.provideService(WorkspaceStore, store),
-          Effect.mapError(toApiError)
+          Effect.mapError(toApiError),
+          // For the rest of the request: its handler's log lines and its access line.
+          Effect.tap((workspace) => Effect.annotateLogsScoped({ workspaceId: workspace.id }))
         )
     }))
 )

@@ -1,11 +1,11 @@
 // What a request gets when its route failed with something no handler answered: an unknown route a 404,
-// a known path with another method a 405, a refused body its 4xx, and any other defect a 500 that carries
-// the request id its log line has. Each in the shape of the route's clients (refusal.ts).
+// a known path with another method a 405, a refused body its 4xx, and any other defect a 500 whose
+// message quotes the request id its log line has. Each in the shape of the route's clients (refusal.ts).
 import type { HttpServerRequest } from "@effect/platform"
-import { Cause, Effect, Option } from "effect"
-import { randomUUID } from "node:crypto"
+import { Cause, Effect, FiberRef, Option } from "effect"
 import { BodyRefused } from "./request-body.ts"
 import { type Refusal, refusalResponse } from "./refusal.ts"
+import { currentRequestId } from "./request-log.ts"
 import { API_ROUTES } from "./route-table.ts"
 
 export const pathOf = (url: string): string => url.split("?")[0] ?? url
@@ -44,16 +44,15 @@ export const answerFailure = (request: HttpServerRequest.HttpServerRequest, caus
   }
   const refused = Option.filter(Cause.dieOption(cause), (d): d is BodyRefused => d instanceof BodyRefused)
   if (Option.isSome(refused)) return Effect.succeed(refusalResponse(path, bodyRefusal(refused.value)))
-  const requestId = randomUUID()
-  return Effect.as(
-    Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ requestId, method: request.method, path })),
-    refusalResponse(path, {
-      status: 500,
-      code: "internal",
-      message: `Something went wrong on our side; quote request id ${requestId} when you report it.`,
-      details: { requestId },
-      headers: { "x-request-id": requestId }
-    })
-  )
+  // The line carries the request's id, as its access line (with the route) and the answer do.
+  return Effect.flatMap(FiberRef.get(currentRequestId), (requestId) =>
+    Effect.as(
+      Effect.logError("request failed", cause),
+      refusalResponse(path, {
+        status: 500,
+        code: "internal",
+        message: `Something went wrong on our side; quote request id ${requestId} when you report it.`
+      })
+    ))
 }
 

@@ -5,6 +5,7 @@ import type { OAuthErrorCode } from "../../domain/oauth.ts"
 import { refusal as mcpRefusal } from "../mcp/mcp-route.ts"
 import { oauthJson } from "../oauth/oauth-json.ts"
 import { ApiError, errorBody } from "./api-error.ts"
+import { newRequestId } from "./request-log.ts"
 
 export interface Refusal {
   readonly status: number
@@ -37,9 +38,13 @@ export const refusalResponse = (path: string, refusal: Refusal): HttpServerRespo
   return HttpServerResponse.unsafeJson(errorBody(error), { status: refusal.status, headers })
 }
 
-/** The same body as raw HTTP/1.1, for answers written straight to a socket before any request exists. */
+/**
+ * The same body as raw HTTP/1.1, for answers written straight to a socket before any request exists:
+ * with an id of their own, as every answer has one.
+ */
 export const rawRefusal = (status: number, reason: string, refusal: Refusal): string => {
-  const body = JSON.stringify(errorBody(new ApiError({ status, code: refusal.code, message: refusal.message })))
+  const requestId = newRequestId()
+  const body = JSON.stringify(errorBody(new ApiError({ status, code: refusal.code, message: refusal.message, requestId })))
   return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-    `Connection: close\r\n\r\n${body}`
+    `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`
 }

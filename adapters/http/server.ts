@@ -1,6 +1,6 @@
 // The HTTP server: the derived API with its docs, the media links, the editor page, and the
 // request guards (bodies read under caps and deadlines, every refusal a JSON answer).
-import { type HttpApi, HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer, HttpServerRequest, HttpServerResponse, type HttpApp } from "@effect/platform"
+import { type HttpApi, HttpApiBuilder, HttpApiSwagger, HttpServer, HttpServerResponse, type HttpApp } from "@effect/platform"
 import { Duration, Effect, Layer } from "effect"
 import { Transactor } from "../../domain/ports/transactor.ts"
 import { ReelwrightApi } from "./api.ts"
@@ -17,21 +17,11 @@ import { limitTokenRate } from "./rate-limit-guard.ts"
 import { guardRequests } from "./request-guard.ts"
 import type { RequestLimitSettings } from "./request-limits.ts"
 import { RequestErrorsLive } from "./request-errors.ts"
+import { TrustProxyRequestId, withRequestLog } from "./request-log.ts"
 import { ArtStylePreviewRoute } from "./art-style-preview-route.ts"
 import { VoicePreviewRoute } from "./voice-preview-route.ts"
 
-/**
- * Successful reads are left out of the request log: they are what clients poll, and at one line each they
- * would bury the writes and failures worth reading, at a large share of a read's cost.
- */
-const quietReads = (app: HttpApp.Default): HttpApp.Default =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    request.method === "GET" || request.method === "HEAD"
-      ? Effect.tap(app, (response) => response.status < 400 ? HttpMiddleware.withLoggerDisabled(Effect.void) : Effect.void)
-      : app)
-
-const serverMiddleware = (app: HttpApp.Default) =>
-  HttpMiddleware.logger(guardRequests(limitTokenRate(quietReads(app))))
+const serverMiddleware = (app: HttpApp.Default) => withRequestLog(guardRequests(limitTokenRate(app)))
 
 const READY_TIMEOUT = Duration.seconds(3)
 
@@ -73,6 +63,8 @@ export const HttpAppLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide([MediaRoute, EditorRoutes, EditorAssetsRoute, VoicePreviewRoute, ArtStylePreviewRoute, HealthRoutes, OAuthRoutes, McpRoute, RequestErrorsLive]),
   Layer.provide(ApiLive),
+  // The request log names routes from the router the API and the routes above were added to.
+  Layer.provide([TrustProxyRequestId.fromEnv, HttpApiBuilder.Router.Live]),
   HttpServer.withLogAddress
 )
 

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto"
 import { Clock, Deferred, Effect, Layer, Option, Ref } from "effect"
 import { PLAN_RULES } from "../../domain/plans.ts"
-import { type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
+import { holdsLease, type Job, JobQueue, type Lane, LANES, type LaneStats } from "../../domain/ports/job-queue.ts"
 import { MemoryDatabase, type Tables, updateRow, withRow } from "./memory-database.ts"
 
 /** The first instant `claim` may take the job, or undefined when it never will as things stand. */
@@ -45,6 +45,27 @@ const dueJob = (t: Tables, lane: Lane, now: number): Job | undefined => {
     }
   }
   return best
+}
+
+/** The lane's counts at `now`, each job as a claim at that instant would see it. */
+const statsOf = (jobs: ReadonlyArray<Job>, lane: Lane, now: number): LaneStats => {
+  let ready = 0
+  let running = 0
+  let scheduled = 0
+  let dead = 0
+  let oldestReadyRunAt: number | undefined
+  for (const job of jobs) {
+    if (job.lane !== lane) continue
+    const from = claimableFrom(job)
+    if (job.status === "dead") dead++
+    else if (holdsLease(job, now)) running++
+    else if (job.status === "queued" && job.runAt > now) scheduled++
+    else if (from !== undefined && from <= now) {
+      ready++
+      if (oldestReadyRunAt === undefined || job.runAt < oldestReadyRunAt) oldestReadyRunAt = job.runAt
+    }
+  }
+  return { lane, ready, running, scheduled, dead, oldestReadyAgeMs: oldestReadyRunAt === undefined ? null : now - oldestReadyRunAt }
 }
 
 export const MemoryJobQueueLive = Layer.effect(
@@ -90,11 +111,12 @@ export const MemoryJobQueueLive = Layer.effect(
             lockedUntil: null,
             dedupeKey: input.dedupeKey,
             lastError: null,
-            workspaceId: input.workspaceId ?? null
+            workspaceId: input.workspaceId ?? null,
+            claimedBy: null
           }
           return [Option.some(job), { ...t, jobs: withRow(t.jobs, job.id, job) }]
         }).pipe(Effect.tap(() => wake(input.lane)), Effect.withSpan("MemoryJobQueue.enqueue")),
-      claim: (lane, leaseMs) =>
+      claim: (lane, leaseMs, claimedBy) =>
         Clock.currentTimeMillis.pipe(
           Effect.flatMap((now) =>
             db.modify((t): readonly [Option.Option<Job>, Tables] => {
@@ -104,7 +126,8 @@ export const MemoryJobQueueLive = Layer.effect(
                 ...due,
                 status: "running",
                 attempts: due.attempts + 1,
-                lockedUntil: now + leaseMs
+                lockedUntil: now + leaseMs,
+                claimedBy
               }
               return [Option.some(claimed), { ...t, jobs: withRow(t.jobs, claimed.id, claimed) }]
             })
@@ -173,7 +196,26 @@ export const MemoryJobQueueLive = Layer.effect(
             if (job.lane === lane && from !== undefined && (next === undefined || from < next)) next = from
           }
           return Option.fromNullable(next)
-        }).pipe(Effect.withSpan("MemoryJobQueue.nextRunAt"))
+        }).pipe(Effect.withSpan("MemoryJobQueue.nextRunAt")),
+      laneStats: (now) =>
+        db.read((t) => {
+          const jobs = [...t.jobs.values()]
+          return LANES.map((lane) => statsOf(jobs, lane, now))
+        }).pipe(Effect.withSpan("MemoryJobQueue.laneStats")),
+      listRunning: (now) =>
+        // A stable sort: jobs due at the same time stay in the order they were enqueued.
+        db.read((t) => [...t.jobs.values()].filter((job) => holdsLease(job, now)).sort((a, b) => a.runAt - b.runAt)).pipe(
+          Effect.withSpan("MemoryJobQueue.listRunning")
+        ),
+      requeueDead: (id, runAt) =>
+        db.modify((t): readonly [Job | undefined, Tables] => {
+          const job = t.jobs.get(id)
+          if (job === undefined || job.status !== "dead") return [undefined, t]
+          return [job, { ...t, jobs: withRow(t.jobs, id, { ...job, status: "queued", runAt, attempts: 0, lockedUntil: null }) }]
+        }).pipe(
+          Effect.flatMap((job) => (job === undefined ? Effect.succeed(false) : Effect.as(wake(job.lane), true))),
+          Effect.withSpan("MemoryJobQueue.requeueDead")
+        )
     })
   })
 )

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto"
 import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import { Clock, type Duration, Effect, Layer, Option, Schema } from "effect"
 import { PLAN_RULES, PLANS } from "../../domain/plans.ts"
-import { type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
+import { holdsLease, type Job, JobQueue, type Lane, LANES, type LaneStats } from "../../domain/ports/job-queue.ts"
 import { JOBS_CHANNEL, makeJobWakeups } from "./pg-job-wakeups.ts"
 import { rowDecoder } from "./pg-rows.ts"
 import { jsonText, NumberFromBigint } from "./pg-values.ts"
@@ -25,13 +25,15 @@ const JobRow = Schema.Struct({
   locked_until: Schema.NullOr(NumberFromBigint),
   dedupe_key: Schema.NullOr(Schema.String),
   last_error: Schema.NullOr(Schema.String),
-  workspace_id: Schema.NullOr(Schema.String)
+  workspace_id: Schema.NullOr(Schema.String),
+  claimed_by: Schema.NullOr(Schema.String)
 }).pipe(Schema.rename({
   run_at: "runAt",
   locked_until: "lockedUntil",
   dedupe_key: "dedupeKey",
   last_error: "lastError",
-  workspace_id: "workspaceId"
+  workspace_id: "workspaceId",
+  claimed_by: "claimedBy"
 }))
 
 const jobRows = rowDecoder("jobs", JobRow)
@@ -39,6 +41,19 @@ const candidateRows = rowDecoder("jobs", Schema.Struct({ id: Schema.String, work
 /** Null when the workspace's plan has no cap in PLAN_CAPS. */
 const fullnessRows = rowDecoder("workspaces", Schema.Struct({ full: Schema.NullOr(Schema.Boolean) }))
 const nextRunRows = rowDecoder("jobs", Schema.Struct({ next: Schema.NullOr(NumberFromBigint) }))
+const laneStatsRows = rowDecoder(
+  "jobs",
+  Schema.Struct({
+    lane: Schema.Literal(...LANES),
+    ready: NumberFromBigint,
+    running: NumberFromBigint,
+    scheduled: NumberFromBigint,
+    dead: NumberFromBigint,
+    oldest_ready_run_at: Schema.NullOr(NumberFromBigint)
+  }),
+  ["lane"]
+)
+const requeuedRows = rowDecoder("jobs", Schema.Struct({ id: Schema.String }))
 
 /** Each plan's cap as JSON, looked up by a workspace's plan in SQL: `(caps::jsonb ->> plan)::int`. */
 const PLAN_CAPS = JSON.stringify(Object.fromEntries(PLANS.map((plan) => [plan, PLAN_RULES[plan].maxConcurrentJobs])))
@@ -96,7 +111,7 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
             Effect.orDie,
             Effect.withSpan("PgJobQueue.enqueue")
           ),
-        claim: (lane, leaseMs) =>
+        claim: (lane, leaseMs, claimedBy) =>
           Clock.currentTimeMillis.pipe(
             Effect.flatMap((now) => {
               /** The workspace's jobs holding a live lease, in any lane. */
@@ -132,8 +147,8 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
                   Effect.map(Option.exists((row) => row.full === true))
                 )
               const take = (id: string) =>
-                sql`UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ${now + leaseMs}
-                  WHERE id = ${id} RETURNING *`.pipe(Effect.flatMap(jobRows.first))
+                sql`UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ${now + leaseMs},
+                  claimed_by = ${claimedBy} WHERE id = ${id} RETURNING *`.pipe(Effect.flatMap(jobRows.first))
               // One workspace lock per transaction, so two claimers never wait on each other's locks.
               const attempt = (full: ReadonlyArray<string>) =>
                 sql.withTransaction(Effect.gen(function*() {
@@ -209,6 +224,48 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
             Effect.map(Option.flatMap((row) => Option.fromNullable(row.next))),
             Effect.orDie,
             Effect.withSpan("PgJobQueue.nextRunAt")
+          ),
+        // Finished jobs are most of the table: naming the lanes and statuses lets jobs_due (lane, status, …) reach only the rows counted.
+        laneStats: (now) => {
+          const ready = sql`((status = 'queued' AND run_at <= ${now}) OR (status = 'running' AND locked_until < ${now}))`
+          return sql`SELECT lane,
+              count(*) FILTER (WHERE ${ready}) AS ready,
+              count(*) FILTER (WHERE status = 'running' AND locked_until >= ${now}) AS running,
+              count(*) FILTER (WHERE status = 'queued' AND run_at > ${now}) AS scheduled,
+              count(*) FILTER (WHERE status = 'dead') AS dead,
+              min(run_at) FILTER (WHERE ${ready}) AS oldest_ready_run_at
+            FROM jobs WHERE lane = ANY(${[...LANES]}::text[]) AND status IN ('queued', 'running', 'dead') GROUP BY lane`.pipe(
+            Effect.flatMap(laneStatsRows.all),
+            Effect.map((rows) =>
+              LANES.map((lane): LaneStats => {
+                const row = rows.find((r) => r.lane === lane)
+                if (row === undefined) return { lane, ready: 0, running: 0, scheduled: 0, dead: 0, oldestReadyAgeMs: null }
+                const { dead, oldest_ready_run_at: oldest, ready, running, scheduled } = row
+                return { lane, ready, running, scheduled, dead, oldestReadyAgeMs: oldest === null ? null : now - oldest }
+              })
+            ),
+            Effect.orDie,
+            Effect.withSpan("PgJobQueue.laneStats")
+          )
+        },
+        listRunning: (now) =>
+          sql`SELECT * FROM jobs WHERE status = 'running' AND locked_until >= ${now} ORDER BY run_at, seq`.pipe(
+            Effect.flatMap(jobRows.all),
+            // The query chose these rows; the guard tells the type so.
+            Effect.map((jobs) => jobs.filter((job) => holdsLease(job, now))),
+            Effect.orDie,
+            Effect.withSpan("PgJobQueue.listRunning")
+          ),
+        requeueDead: (id, runAt) =>
+          sql`WITH changed AS (
+              UPDATE jobs SET status = 'queued', run_at = ${runAt}, attempts = 0, locked_until = NULL
+              WHERE id = ${id} AND status = 'dead' RETURNING id, lane
+            )
+            SELECT id, pg_notify(${JOBS_CHANNEL}, lane) FROM changed`.pipe(
+            Effect.flatMap(requeuedRows.all),
+            Effect.map((rows) => rows.length > 0),
+            Effect.orDie,
+            Effect.withSpan("PgJobQueue.requeueDead")
           )
       })
     })

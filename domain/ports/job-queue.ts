@@ -1,7 +1,8 @@
 import { Context, type Duration, type Effect, type Option } from "effect"
 
 /** Lanes keep webhook deliveries from waiting behind long renders. */
-export type Lane = "media" | "webhooks"
+export const LANES = ["media", "webhooks"] as const
+export type Lane = (typeof LANES)[number]
 
 export interface Job {
   readonly id: string
@@ -19,6 +20,29 @@ export interface Job {
   readonly lastError: string | null
   /** The workspace the job works for, whose plan caps its jobs running at once; null = not capped. */
   readonly workspaceId: string | null
+  /** The worker that claimed it last (`host:pid`), so an operator can tell who holds a running job; null before any claim. */
+  readonly claimedBy: string | null
+}
+
+/** A job a worker holds: running under a lease that lapses at `lockedUntil`. */
+export type LeasedJob = Job & { readonly status: "running"; readonly lockedUntil: number }
+
+/** Whether the job runs under a live lease at `now` (a lease is expired once `lockedUntil < now`). */
+export const holdsLease = (job: Job, now: number): job is LeasedJob =>
+  job.status === "running" && job.lockedUntil !== null && job.lockedUntil >= now
+
+/** A lane's jobs at one instant, for operators. */
+export interface LaneStats {
+  readonly lane: Lane
+  /** Due and waiting for a worker: queued and due, or running with a lapsed lease. */
+  readonly ready: number
+  /** Running with a live lease. */
+  readonly running: number
+  /** Queued, due later. */
+  readonly scheduled: number
+  readonly dead: number
+  /** How long the oldest ready job has been due (now − its runAt); null when none is ready. */
+  readonly oldestReadyAgeMs: number | null
 }
 
 export interface JobQueueShape {
@@ -38,7 +62,7 @@ export interface JobQueueShape {
    * of any lane holding a live lease). Claimers in any number of processes never exceed a cap; a job of
    * a workspace with no record is not capped.
    */
-  readonly claim: (lane: Lane, leaseMs: number) => Effect.Effect<Option.Option<Job>>
+  readonly claim: (lane: Lane, leaseMs: number, claimedBy: string) => Effect.Effect<Option.Option<Job>>
   readonly extendLease: (id: string, leaseMs: number) => Effect.Effect<void>
   readonly complete: (id: string) => Effect.Effect<void>
   /** Back to queued, not before `runAt`, after a crash: the claim counts toward the crash limit. */
@@ -64,5 +88,14 @@ export interface JobQueueShape {
   readonly get: (id: string) => Effect.Effect<Option.Option<Job>>
   /** Epoch ms of the next due job in the lane, for sleeping until then. */
   readonly nextRunAt: (lane: Lane) => Effect.Effect<Option.Option<number>>
+  /** Each lane's counts at `now`: always both lanes, `media` first. */
+  readonly laneStats: (now: number) => Effect.Effect<ReadonlyArray<LaneStats>>
+  /** The jobs running with a live lease at `now`, the earliest due first. */
+  readonly listRunning: (now: number) => Effect.Effect<ReadonlyArray<LeasedJob>>
+  /**
+   * A dead job back to queued, due at `runAt`, its attempts starting again (an operator's retry); false,
+   * changing nothing, for a job that is not dead or not known.
+   */
+  readonly requeueDead: (id: string, runAt: number) => Effect.Effect<boolean>
 }
 export class JobQueue extends Context.Tag("JobQueue")<JobQueue, JobQueueShape>() {}

@@ -2,10 +2,11 @@
 // it runs. A handler decides its own retries (webhooks follow the domain schedule); a crash is
 // retried a few times with a short backoff, then the job goes dead and its handler cleans up. A job
 // cancelled in the queue (by any process) is interrupted where it stands: its tools are killed.
-import { Cause, Clock, Duration, Effect, Exit, Fiber, Option, Schedule } from "effect"
+import { Cause, Clock, Duration, Effect, Exit, Fiber, Option, Ref, Schedule } from "effect"
 import { type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
 import type { JobHandler } from "./job.ts"
 import { clearJobScratch, CurrentJobId } from "./scratch-space.ts"
+import { WORKER_ID } from "./worker-id.ts"
 
 /** A claimed job is someone else's to take once its lease lapses: the claimer crashed or stalled. */
 export const DEFAULT_LEASE_MS = 60_000
@@ -32,6 +33,20 @@ const describeCrash = (cause: Cause.Cause<unknown>): string => {
     ? `${String((error as { _tag: unknown })._tag)} ${JSON.stringify(error)}`
     : String(error)
   return text.split("\n")[0]!.slice(0, 500)
+}
+
+/** What every line of a job's log carries: the job, and the records its payload names (`videoId`, `removalId`, `eventId`). */
+const jobAnnotations = (job: Job): Record<string, unknown> => {
+  const named = typeof job.payload === "object" && job.payload !== null
+    ? Object.entries(job.payload).filter(([key, value]) => key.endsWith("Id") && typeof value === "string")
+    : []
+  return {
+    ...Object.fromEntries(named),
+    jobId: job.id,
+    kind: job.kind,
+    attempt: job.attempts,
+    ...(job.workspaceId === null ? {} : { workspaceId: job.workspaceId })
+  }
 }
 
 export const makeJobRunner = <R>(
@@ -73,7 +88,7 @@ export const makeJobRunner = <R>(
       // A claim beyond the limit means earlier claims never reported back: the worker process died each time.
       if (job.attempts > MAX_CRASHES) {
         const error = `the worker stopped ${job.attempts - 1} times while running this job`
-        yield* Effect.logError(`job dead: ${error}`).pipe(Effect.annotateLogs({ jobId: job.id, kind: job.kind }))
+        yield* Effect.logError("job dead").pipe(Effect.annotateLogs({ error }))
         yield* queue.kill(job.id, error)
         return yield* handler.onDead(job, error)
       }
@@ -93,7 +108,7 @@ export const makeJobRunner = <R>(
       )
       yield* Fiber.interrupt(renew)
       const ended = yield* Clock.currentTimeMillis
-      const annotations = { jobId: job.id, kind: job.kind, attempt: job.attempts, durationMs: ended - started }
+      const annotations = { durationMs: ended - started }
       // Whatever the handler did after the cancel (a crash on the changed record included) is not to be retried.
       if (Option.isNone(finished) || (yield* isCancelled(job.id))) {
         return yield* Effect.logInfo("job cancelled").pipe(Effect.annotateLogs(annotations))
@@ -103,6 +118,7 @@ export const makeJobRunner = <R>(
         const error = describeCrash(outcome.left)
         yield* Effect.logError("job crashed", outcome.left).pipe(Effect.annotateLogs(annotations))
         if (job.attempts >= MAX_CRASHES) {
+          yield* Effect.logError("job dead").pipe(Effect.annotateLogs({ error }))
           yield* queue.kill(job.id, error)
           yield* handler.onDead(job, error)
         } else {
@@ -111,7 +127,9 @@ export const makeJobRunner = <R>(
         return
       }
       const result = outcome.right
-      yield* Effect.logInfo(`job ${result._tag}`).pipe(Effect.annotateLogs(annotations))
+      const told = result._tag === "Done" ? annotations : { ...annotations, error: result.error }
+      // A failed video or removal was logged by its lifecycle (a warning): its job still ends Done.
+      yield* (result._tag === "Dead" ? Effect.logError("job dead") : Effect.logInfo(`job ${result._tag}`)).pipe(Effect.annotateLogs(told))
       switch (result._tag) {
         case "Done":
           return yield* queue.complete(job.id)
@@ -120,11 +138,11 @@ export const makeJobRunner = <R>(
         case "Dead":
           return yield* queue.kill(job.id, result.error)
       }
-    }).pipe(Effect.scoped, Effect.withSpan("JobRunner.execute", { attributes: { kind: job.kind } }))
+    }).pipe(Effect.scoped, Effect.annotateLogs(jobAnnotations(job)), Effect.withSpan("JobRunner.execute", { attributes: { kind: job.kind } }))
 
   /** Claims one due job of the lane and runs it with `run`; false when none was due. */
   const claimNext = <E, R2>(lane: Lane, run: (job: Job) => Effect.Effect<void, E, R2>) =>
-    Effect.flatMap(JobQueue, (queue) => queue.claim(lane, leaseMs)).pipe(
+    Effect.flatMap(JobQueue, (queue) => queue.claim(lane, leaseMs, WORKER_ID)).pipe(
       Effect.flatMap(Option.match({
         onNone: () => Effect.succeed(false),
         onSome: (job) => Effect.as(run(job), true)
@@ -139,9 +157,9 @@ export const makeJobRunner = <R>(
 
   /**
    * Runs a job so that interrupting the caller (a shutdown) first lets it finish for up to `grace`;
-   * a job still running then is interrupted, which gives its lease back.
+   * a job still running then is interrupted, which gives its lease back (and counts in `handedBack`).
    */
-  const executeGracefully = (grace: Duration.DurationInput) => (job: Job) =>
+  const executeGracefully = (grace: Duration.DurationInput, handedBack: Ref.Ref<number>) => (job: Job) =>
     Effect.forkDaemon(execute(job)).pipe(
       Effect.flatMap((fiber) =>
         Fiber.join(fiber).pipe(
@@ -149,7 +167,7 @@ export const makeJobRunner = <R>(
           Effect.onInterrupt(() =>
             Effect.interruptible(Fiber.await(fiber)).pipe(
               Effect.timeout(grace),
-              Effect.catchAll(() => Fiber.interrupt(fiber)),
+              Effect.catchAll(() => Effect.zipRight(Ref.update(handedBack, (n) => n + 1), Fiber.interrupt(fiber))),
               Effect.asVoid
             )
           )
@@ -158,9 +176,9 @@ export const makeJobRunner = <R>(
     )
 
   /** The worker: `concurrency` loops per lane, each waiting for work (at most `pollInterval`) when idle. */
-  const run = (options: JobRunnerOptions) => {
+  const run = (options: JobRunnerOptions) => Effect.flatMap(Ref.make(0), (handedBack) => {
     const loop = (lane: Lane) =>
-      claimNext(lane, executeGracefully(options.grace)).pipe(
+      claimNext(lane, executeGracefully(options.grace, handedBack)).pipe(
         Effect.flatMap((ran) =>
           ran ? Effect.void : Effect.flatMap(JobQueue, (queue) => queue.waitForWork(lane, options.pollInterval))
         ),
@@ -179,8 +197,13 @@ export const makeJobRunner = <R>(
     return Effect.all(
       lanes.flatMap(([lane, n]) => Array.from({ length: n }, () => loop(lane))),
       { concurrency: "unbounded", discard: true }
+    ).pipe(
+      // Interrupted is how a worker stops (a shutdown): once every running job finished or was handed back.
+      Effect.onInterrupt(() =>
+        Effect.flatMap(Ref.get(handedBack), (n) => Effect.logInfo("worker stopped").pipe(Effect.annotateLogs({ jobsHandedBack: n })))
+      )
     )
-  }
+  })
 
   return { runOnce, drain, run }
 }

@@ -2,12 +2,13 @@
 // kind declares its store, its state machine and what its effects do; the lifecycle applies an event to
 // the held record with all it causes (the record, its webhook event, its refund, its next job) in one
 // transaction, ends running work as failed once, and records the steps of the kind's job.
-import { Effect, Either, Option } from "effect"
+import { Duration, Effect, Either, Option } from "effect"
 import type { WorkFailed } from "../../domain/errors.ts"
 import type { JobQueue } from "../../domain/ports/job-queue.ts"
 import type { Outbox } from "../../domain/ports/outbox.ts"
 import { Transactor } from "../../domain/ports/transactor.ts"
 import type { Emit, IllegalTransition } from "../../domain/video.ts"
+import { redactUrl } from "../../domain/webhooks.ts"
 import { nowIso } from "./now.ts"
 import { queueWebhookEvent } from "./queue-webhook-event.ts"
 
@@ -85,6 +86,9 @@ export interface WorkLifecycle<Rec extends WorkRecord, Ev, R> {
   ) => Effect.Effect<A, E, R | R2 | LifecycleServices>
 }
 
+/** URLs in a failure's text as their origin only: a source URL may carry a secret in its path or query. */
+const originsOnly = (text: string): string => text.replace(/\bhttps?:\/\/\S+?(?=[.,;:)]*(?:\s|$))/g, (url) => redactUrl(url))
+
 const isEmit = <Eff extends Tagged>(effect: Emit | Eff): effect is Emit => effect._tag === "Emit"
 
 const atomically = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.flatMap(Transactor, (tx) => tx.atomically(self))
@@ -131,9 +135,20 @@ export const workLifecycle = <Rec extends WorkRecord, Ev extends { readonly at: 
   const fail = (id: string, failure: WorkFailed) =>
     Effect.gen(function*() {
       const current = yield* find(id)
-      if (Option.isNone(current) || !kind.isWorking(current.value)) return
-      yield* applyHeld(current.value, yield* kind.failed(current.value, failure.message, yield* nowIso))
-    }).pipe(atomically, Effect.withSpan(`${kind.name}.fail`, { attributes: { [idKey]: id } }))
+      if (Option.isNone(current) || !kind.isWorking(current.value)) return Option.none()
+      return Option.some(yield* applyHeld(current.value, yield* kind.failed(current.value, failure.message, yield* nowIso)))
+    }).pipe(
+      atomically,
+      // Once committed: the work failed for its user, with this message (the job that ran it ends Done).
+      Effect.flatMap(Option.match({
+        onNone: () => Effect.void,
+        onSome: (record) =>
+          Effect.logWarning(`${kind.name} failed`).pipe(
+            Effect.annotateLogs({ [idKey]: id, workspaceId: record.workspaceId, error: originsOnly(failure.message) })
+          )
+      })),
+      Effect.withSpan(`${kind.name}.fail`, { attributes: { [idKey]: id } })
+    )
 
   const step = <A, E, R2>(record: Rec, name: Rec["step"], work: Effect.Effect<A, E, R2>) =>
     (kind.hasReachedStep(record, name)
@@ -142,7 +157,9 @@ export const workLifecycle = <Rec extends WorkRecord, Ev extends { readonly at: 
       Effect.zipRight(work),
       Effect.timed,
       Effect.tap(([duration]) =>
-        Effect.logInfo(`${stepLog} ${name} done`).pipe(Effect.annotateLogs({ [idKey]: record.id, step: name, duration }))
+        Effect.logInfo(`${stepLog} ${name} done`).pipe(
+          Effect.annotateLogs({ [idKey]: record.id, step: name, durationMs: Math.round(Duration.toMillis(duration)) })
+        )
       ),
       Effect.map(([, a]) => a),
       Effect.withSpan(`${kind.name}.step.${name}`, { attributes: { [idKey]: record.id } })

@@ -43,7 +43,7 @@ const jobs: Work = (app, workspaceId) =>
   app.runtime.runPromise(Effect.gen(function*() {
     const queue = yield* JobQueue
     for (;;) {
-      const job = yield* queue.claim("media", 60_000)
+      const job = yield* queue.claim("media", 60_000, "test-drain")
       if (Option.isNone(job)) return drained.get(workspaceId) ?? 0
       yield* queue.complete(job.value.id)
       const owner = job.value.workspaceId

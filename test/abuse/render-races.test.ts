@@ -29,14 +29,16 @@ describe.each(STORES)("renders of one video at once (%s)", (store) => {
     )
     expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array<number>(AT_ONCE - 1).fill(409)])
     for (const refused of answers.filter((a) => a.status === 409)) {
-      expect(refused.body).toEqual({ error: { code: "conflict", message: "Cannot render now: an export is already running." } })
+      expect(refused.body).toEqual({
+        error: { code: "conflict", message: "Cannot render now: an export is already running.", requestId: refused.headers.get("x-request-id") }
+      })
     }
     expect(answers.find((a) => a.status === 200)!.body.export).toMatchObject({ status: "rendering" })
 
     const [entries, renderJobs] = await app.runtime.runPromise(Effect.gen(function*() {
       const queue = yield* JobQueue
       const claimed = []
-      for (let job = yield* queue.claim("media", 60_000); Option.isSome(job); job = yield* queue.claim("media", 60_000)) {
+      for (let job = yield* queue.claim("media", 60_000, "test-drain"); Option.isSome(job); job = yield* queue.claim("media", 60_000, "test-drain")) {
         claimed.push(job.value)
       }
       return [yield* (yield* Ledger).list(workspaceId), claimed.filter((job) => job.kind === RenderVideo.kind)] as const

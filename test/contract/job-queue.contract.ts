@@ -28,6 +28,8 @@ const aStoredWorkspace = (plan: Plan) =>
   })
 
 const LEASE = 60_000
+/** The worker the tests claim as, unless a test tells workers apart. */
+const WORKER = "host-a:101"
 
 export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | WorkspaceStore, unknown>): void =>
   layer(queue)(`JobQueue (${name})`, (it) => {
@@ -75,7 +77,8 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
           lockedUntil: null,
           dedupeKey: input.dedupeKey,
           lastError: null,
-          workspaceId: null
+          workspaceId: null,
+          claimedBy: null
         })
         expect(Option.getOrThrow(yield* jobs.get(job.id))).toEqual(job)
         expect(Option.isNone(yield* jobs.get(randomUUID()))).toBe(true)
@@ -101,60 +104,72 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
         const early = Option.getOrThrow(yield* enqueue(aJob("media", now + 2_000)))
         const delivery = Option.getOrThrow(yield* enqueue(aJob("webhooks", now - 1_000)))
 
-        expect(Option.isNone(yield* jobs.claim("media", LEASE))).toBe(true)
-        expect(Option.getOrThrow(yield* jobs.claim("webhooks", LEASE)).id).toBe(delivery.id)
+        expect(Option.isNone(yield* jobs.claim("media", LEASE, WORKER))).toBe(true)
+        expect(Option.getOrThrow(yield* jobs.claim("webhooks", LEASE, WORKER)).id).toBe(delivery.id)
         expect(yield* jobs.nextRunAt("media")).toEqual(Option.some(now + 2_000))
 
         yield* TestClock.adjust(1_999)
-        expect(Option.isNone(yield* jobs.claim("media", LEASE))).toBe(true)
+        expect(Option.isNone(yield* jobs.claim("media", LEASE, WORKER))).toBe(true)
         yield* TestClock.adjust(1)
-        const claimed = Option.getOrThrow(yield* jobs.claim("media", LEASE))
-        expect(claimed).toEqual({ ...early, status: "running", attempts: 1, lockedUntil: now + 2_000 + LEASE })
+        const claimed = Option.getOrThrow(yield* jobs.claim("media", LEASE, WORKER))
+        expect(claimed).toEqual({ ...early, status: "running", attempts: 1, lockedUntil: now + 2_000 + LEASE, claimedBy: WORKER })
         expect(Option.getOrThrow(yield* jobs.get(early.id))).toEqual(claimed)
-        expect(Option.isNone(yield* jobs.claim("media", LEASE))).toBe(true)
+        expect(Option.isNone(yield* jobs.claim("media", LEASE, WORKER))).toBe(true)
         expect(yield* jobs.nextRunAt("media")).toEqual(Option.some(now + 5_000))
 
         yield* TestClock.adjust(3_000)
-        expect(Option.getOrThrow(yield* jobs.claim("media", LEASE)).id).toBe(late.id)
-        expect(Option.isNone(yield* jobs.claim("media", LEASE))).toBe(true)
+        expect(Option.getOrThrow(yield* jobs.claim("media", LEASE, WORKER)).id).toBe(late.id)
+        expect(Option.isNone(yield* jobs.claim("media", LEASE, WORKER))).toBe(true)
       }))
 
     queueTest("reclaims a job once its lease has expired, and nextRunAt says when", (enqueue, now) =>
       Effect.gen(function*() {
         const jobs = yield* JobQueue
         const job = Option.getOrThrow(yield* enqueue(aJob("media", now)))
-        const first = Option.getOrThrow(yield* jobs.claim("media", 1_000))
+        const first = Option.getOrThrow(yield* jobs.claim("media", 1_000, WORKER))
         expect(first).toMatchObject({ id: job.id, attempts: 1, status: "running", lockedUntil: now + 1_000 })
-        expect(Option.isNone(yield* jobs.claim("media", 1_000))).toBe(true)
+        expect(Option.isNone(yield* jobs.claim("media", 1_000, WORKER))).toBe(true)
 
         const reclaimAt = Option.getOrThrow(yield* jobs.nextRunAt("media"))
         yield* TestClock.adjust(1_000)
-        expect(Option.isNone(yield* jobs.claim("media", 1_000))).toBe(true)
+        expect(Option.isNone(yield* jobs.claim("media", 1_000, WORKER))).toBe(true)
         expect(reclaimAt).toBeGreaterThan(now + 1_000)
         yield* TestClock.setTime(reclaimAt)
-        const second = Option.getOrThrow(yield* jobs.claim("media", 1_000))
+        const second = Option.getOrThrow(yield* jobs.claim("media", 1_000, WORKER))
         expect(second).toMatchObject({ id: job.id, attempts: 2, status: "running", lockedUntil: reclaimAt + 1_000 })
+      }))
+
+    queueTest("records the worker that claimed a job last", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const job = Option.getOrThrow(yield* enqueue(aJob("media", now)))
+        expect(Option.getOrThrow(yield* jobs.claim("media", 1_000, "host-a:1")).claimedBy).toBe("host-a:1")
+        expect(Option.getOrThrow(yield* jobs.get(job.id)).claimedBy).toBe("host-a:1")
+        // Its worker stopped: whoever takes the job over is its holder now.
+        yield* TestClock.adjust(1_001)
+        expect(Option.getOrThrow(yield* jobs.claim("media", 1_000, "host-b:2")).claimedBy).toBe("host-b:2")
+        expect(Option.getOrThrow(yield* jobs.get(job.id)).claimedBy).toBe("host-b:2")
       }))
 
     queueTest("extends a lease", (enqueue, now) =>
       Effect.gen(function*() {
         const jobs = yield* JobQueue
         const job = Option.getOrThrow(yield* enqueue(aJob("media", now)))
-        yield* jobs.claim("media", 1_000)
+        yield* jobs.claim("media", 1_000, WORKER)
         yield* TestClock.adjust(900)
         yield* jobs.extendLease(job.id, 1_000)
         expect(Option.getOrThrow(yield* jobs.get(job.id)).lockedUntil).toBe(now + 1_900)
         yield* TestClock.adjust(1_000)
-        expect(Option.isNone(yield* jobs.claim("media", 1_000))).toBe(true)
+        expect(Option.isNone(yield* jobs.claim("media", 1_000, WORKER))).toBe(true)
         yield* TestClock.adjust(1)
-        expect(Option.getOrThrow(yield* jobs.claim("media", 1_000)).attempts).toBe(2)
+        expect(Option.getOrThrow(yield* jobs.claim("media", 1_000, WORKER)).attempts).toBe(2)
       }))
 
     queueTest("retries a job at a later time with its error", (enqueue, now) =>
       Effect.gen(function*() {
         const jobs = yield* JobQueue
         const job = Option.getOrThrow(yield* enqueue(aJob("webhooks", now)))
-        yield* jobs.claim("webhooks", LEASE)
+        yield* jobs.claim("webhooks", LEASE, WORKER)
         yield* jobs.retry(job.id, now + 30_000, "HTTP 503")
         expect(Option.getOrThrow(yield* jobs.get(job.id))).toEqual({
           ...job,
@@ -162,19 +177,20 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
           attempts: 1,
           runAt: now + 30_000,
           lockedUntil: null,
-          lastError: "HTTP 503"
+          lastError: "HTTP 503",
+          claimedBy: WORKER
         })
-        expect(Option.isNone(yield* jobs.claim("webhooks", LEASE))).toBe(true)
+        expect(Option.isNone(yield* jobs.claim("webhooks", LEASE, WORKER))).toBe(true)
         expect(yield* jobs.nextRunAt("webhooks")).toEqual(Option.some(now + 30_000))
         yield* TestClock.adjust(30_000)
-        expect(Option.getOrThrow(yield* jobs.claim("webhooks", LEASE))).toMatchObject({ id: job.id, attempts: 2 })
+        expect(Option.getOrThrow(yield* jobs.claim("webhooks", LEASE, WORKER))).toMatchObject({ id: job.id, attempts: 2 })
       }))
 
     queueTest("reschedules a job at a later time without counting the claim as a crash", (enqueue, now) =>
       Effect.gen(function*() {
         const jobs = yield* JobQueue
         const job = Option.getOrThrow(yield* enqueue(aJob("webhooks", now)))
-        yield* jobs.claim("webhooks", LEASE)
+        yield* jobs.claim("webhooks", LEASE, WORKER)
         yield* jobs.reschedule(job.id, now + 120_000, "answered 500")
         expect(Option.getOrThrow(yield* jobs.get(job.id))).toEqual({
           ...job,
@@ -182,11 +198,12 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
           attempts: 0,
           runAt: now + 120_000,
           lockedUntil: null,
-          lastError: "answered 500"
+          lastError: "answered 500",
+          claimedBy: WORKER
         })
-        expect(Option.isNone(yield* jobs.claim("webhooks", LEASE))).toBe(true)
+        expect(Option.isNone(yield* jobs.claim("webhooks", LEASE, WORKER))).toBe(true)
         yield* TestClock.adjust(120_000)
-        expect(Option.getOrThrow(yield* jobs.claim("webhooks", LEASE))).toMatchObject({ id: job.id, attempts: 1 })
+        expect(Option.getOrThrow(yield* jobs.claim("webhooks", LEASE, WORKER))).toMatchObject({ id: job.id, attempts: 1 })
       }))
 
     queueTest("never claims completed or killed jobs again", (enqueue, now) =>
@@ -195,8 +212,8 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
         const done = Option.getOrThrow(yield* enqueue(aJob("media", now)))
         const dead = Option.getOrThrow(yield* enqueue(aJob("media", now + 1)))
         yield* TestClock.adjust(1)
-        yield* jobs.claim("media", 1_000)
-        yield* jobs.claim("media", 1_000)
+        yield* jobs.claim("media", 1_000, WORKER)
+        yield* jobs.claim("media", 1_000, WORKER)
         yield* jobs.complete(done.id)
         yield* jobs.kill(dead.id, "source is not a video")
         expect(Option.getOrThrow(yield* jobs.get(done.id)).status).toBe("done")
@@ -205,7 +222,7 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
           lastError: "source is not a video"
         })
         yield* TestClock.adjust(10_000)
-        expect(Option.isNone(yield* jobs.claim("media", 1_000))).toBe(true)
+        expect(Option.isNone(yield* jobs.claim("media", 1_000, WORKER))).toBe(true)
         expect(Option.isNone(yield* jobs.nextRunAt("media"))).toBe(true)
       }))
 
@@ -218,7 +235,7 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
         )
         // Bounded, so a queue that hands jobs out twice fails the test instead of looping forever.
         const drain = (taken: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>> =>
-          taken.length > ids.length ? Effect.succeed(taken) : Effect.flatMap(jobs.claim("media", LEASE), Option.match({
+          taken.length > ids.length ? Effect.succeed(taken) : Effect.flatMap(jobs.claim("media", LEASE, WORKER), Option.match({
             onNone: () => Effect.succeed(taken),
             onSome: (job) => drain([...taken, job.id])
           }))
@@ -232,12 +249,12 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
       Effect.gen(function*() {
         const jobs = yield* JobQueue
         const job = Option.getOrThrow(yield* enqueue(aJob("media", now)))
-        const claimed = Option.getOrThrow(yield* jobs.claim("media", LEASE))
+        const claimed = Option.getOrThrow(yield* jobs.claim("media", LEASE, WORKER))
         expect(claimed.id).toBe(job.id)
         yield* jobs.release(job.id)
         const released = Option.getOrThrow(yield* jobs.get(job.id))
         expect([released.status, released.attempts, released.lockedUntil]).toEqual(["queued", 0, null])
-        const again = Option.getOrThrow(yield* jobs.claim("media", LEASE))
+        const again = Option.getOrThrow(yield* jobs.claim("media", LEASE, WORKER))
         expect([again.id, again.attempts]).toEqual([job.id, 1])
         // Releasing a job that is not running changes nothing.
         yield* jobs.complete(job.id)
@@ -253,7 +270,7 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
         const running = Option.getOrThrow(yield* enqueue(aJob("media", now, `cancel-${randomUUID()}`)))
         const done = Option.getOrThrow(yield* enqueue(aJob("webhooks", now, `cancel-${randomUUID()}`)))
         const untouched = Option.getOrThrow(yield* enqueue(aJob("media", now + 1_000, `cancel-${randomUUID()}`)))
-        expect(Option.map(yield* jobs.claim("media", LEASE), (j) => j.id)).toEqual(Option.some(running.id))
+        expect(Option.map(yield* jobs.claim("media", LEASE, WORKER), (j) => j.id)).toEqual(Option.some(running.id))
         yield* jobs.complete(done.id)
 
         yield* jobs.cancel(queued.dedupeKey!, "cancelled on request")
@@ -267,12 +284,65 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
 
         // Neither the queued one when due, nor the running one when its lease would have lapsed, is claimed again.
         yield* TestClock.adjust(LEASE + 1_000)
-        const claimed = yield* jobs.claim("media", LEASE)
+        const claimed = yield* jobs.claim("media", LEASE, WORKER)
         expect(Option.map(claimed, (j) => j.id)).toEqual(Option.some(untouched.id))
-        expect(Option.isNone(yield* jobs.claim("media", LEASE))).toBe(true)
+        expect(Option.isNone(yield* jobs.claim("media", LEASE, WORKER))).toBe(true)
         // The worker that ran it hands it back on its way out: it stays cancelled.
         yield* jobs.release(running.id)
         expect(Option.map(yield* jobs.get(running.id), (j) => j.status)).toEqual(Option.some("cancelled"))
+      }))
+
+    queueTest("laneStats counts each lane's ready, running, scheduled and dead jobs at the instant given", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const empty = { ready: 0, running: 0, scheduled: 0, dead: 0, oldestReadyAgeMs: null }
+        expect(yield* jobs.laneStats(now)).toEqual([{ lane: "media", ...empty }, { lane: "webhooks", ...empty }])
+
+        // Two running, the first under a lease lapsing at now + 1_000.
+        yield* enqueue(aJob("media", now - 20_000))
+        yield* jobs.claim("media", 1_000, WORKER)
+        yield* enqueue(aJob("media", now - 9_000))
+        yield* jobs.claim("media", LEASE, WORKER)
+        yield* enqueue(aJob("media", now - 5_000))
+        yield* enqueue(aJob("media", now - 1_000))
+        yield* enqueue(aJob("media", now + 10_000))
+        yield* jobs.kill(Option.getOrThrow(yield* enqueue(aJob("media", now - 2_000))).id, "source is not a video")
+        yield* jobs.complete(Option.getOrThrow(yield* enqueue(aJob("media", now - 30_000))).id)
+        yield* enqueue(aJob("webhooks", now + 500))
+
+        expect(yield* jobs.laneStats(now)).toEqual([
+          { lane: "media", ready: 2, running: 2, scheduled: 1, dead: 1, oldestReadyAgeMs: 5_000 },
+          { lane: "webhooks", ...empty, scheduled: 1 }
+        ])
+        // A lease is live up to its last millisecond, as a claim sees it.
+        expect((yield* jobs.laneStats(now + 1_000))[0]).toMatchObject({ ready: 2, running: 2, oldestReadyAgeMs: 6_000 })
+        // Once it lapses its job is ready again, due since its own runAt; the webhook has come due.
+        expect(yield* jobs.laneStats(now + 2_000)).toEqual([
+          { lane: "media", ready: 3, running: 1, scheduled: 1, dead: 1, oldestReadyAgeMs: 22_000 },
+          { lane: "webhooks", ...empty, ready: 1, oldestReadyAgeMs: 1_500 }
+        ])
+      }))
+
+    queueTest("listRunning lists the jobs held under a live lease, the earliest due first", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const [a, b, c] = yield* Effect.forEach([now - 3_000, now - 2_000, now - 1_000], (at) =>
+          Effect.map(enqueue(aJob("media", at)), Option.getOrThrow))
+        const w = Option.getOrThrow(yield* enqueue(aJob("webhooks", now - 500)))
+        yield* enqueue(aJob("media", now + 1_000))
+        yield* jobs.claim("media", LEASE, "host-a:1")
+        yield* jobs.claim("media", LEASE, "host-a:1")
+        yield* jobs.claim("media", 1_000, "host-b:2")
+        yield* jobs.claim("webhooks", LEASE, "host-c:3")
+        yield* jobs.complete(b!.id)
+        const held = (at: number) =>
+          Effect.map(jobs.listRunning(at), (list) => list.map((job) => [job.id, job.status, job.claimedBy, job.lockedUntil]))
+        expect(yield* held(now)).toEqual([
+          [a!.id, "running", "host-a:1", now + LEASE],
+          [c!.id, "running", "host-b:2", now + 1_000],
+          [w.id, "running", "host-c:3", now + LEASE]
+        ])
+        expect(yield* held(now + 1_001)).toEqual([[a!.id, "running", "host-a:1", now + LEASE], [w.id, "running", "host-c:3", now + LEASE]])
       }))
 
     queueTest("passes over the jobs of a workspace running as many as its plan allows", (enqueue, now) =>
@@ -287,7 +357,7 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
         const c2 = Option.getOrThrow(yield* enqueue(aWorkspaceJob(creator, now - 2)))
         const c3 = Option.getOrThrow(yield* enqueue(aWorkspaceJob(creator, now - 1)))
         const other = Option.getOrThrow(yield* enqueue(aJob("media", now)))
-        const claimId = Effect.map(jobs.claim("media", LEASE), Option.map((job) => job.id))
+        const claimId = Effect.map(jobs.claim("media", LEASE, WORKER), Option.map((job) => job.id))
 
         // free runs 1 at once, creator 2; a job of no workspace is never held back.
         expect(yield* claimId).toEqual(Option.some(f1.id))
@@ -312,17 +382,17 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
         const first = Option.getOrThrow(yield* enqueue(aWorkspaceJob(free, now - 2)))
         const second = Option.getOrThrow(yield* enqueue(aWorkspaceJob(free, now - 1)))
         const third = Option.getOrThrow(yield* enqueue(aWorkspaceJob(free, now)))
-        expect(Option.map(yield* jobs.claim("media", 1_000), (j) => j.id)).toEqual(Option.some(first.id))
-        expect(Option.isNone(yield* jobs.claim("media", 1_000))).toBe(true)
+        expect(Option.map(yield* jobs.claim("media", 1_000, WORKER), (j) => j.id)).toEqual(Option.some(first.id))
+        expect(Option.isNone(yield* jobs.claim("media", 1_000, WORKER))).toBe(true)
 
         // Its worker stopped: the lapsed lease holds no place, and the job itself is claimed again first.
         yield* TestClock.adjust(1_001)
-        expect(Option.getOrThrow(yield* jobs.claim("media", 1_000))).toMatchObject({ id: first.id, attempts: 2 })
-        expect(Option.isNone(yield* jobs.claim("media", 1_000))).toBe(true)
+        expect(Option.getOrThrow(yield* jobs.claim("media", 1_000, WORKER))).toMatchObject({ id: first.id, attempts: 2 })
+        expect(Option.isNone(yield* jobs.claim("media", 1_000, WORKER))).toBe(true)
 
         yield* workspaces.update({ ...Option.getOrThrow(yield* workspaces.get(free)), plan: "business" })
-        expect(Option.map(yield* jobs.claim("media", 1_000), (j) => j.id)).toEqual(Option.some(second.id))
-        expect(Option.map(yield* jobs.claim("media", 1_000), (j) => j.id)).toEqual(Option.some(third.id))
+        expect(Option.map(yield* jobs.claim("media", 1_000, WORKER), (j) => j.id)).toEqual(Option.some(second.id))
+        expect(Option.map(yield* jobs.claim("media", 1_000, WORKER), (j) => j.id)).toEqual(Option.some(third.id))
       }))
 
     queueTest("caps no job of a workspace it has no record of", (enqueue, now) =>
@@ -331,8 +401,8 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
         const unknown = randomUUID()
         const ids = yield* Effect.forEach([now - 1, now], (at) =>
           Effect.map(enqueue(aWorkspaceJob(unknown, at)), (job) => Option.getOrThrow(job).id))
-        expect(Option.map(yield* jobs.claim("media", LEASE), (j) => j.id)).toEqual(Option.some(ids[0]))
-        expect(Option.map(yield* jobs.claim("media", LEASE), (j) => j.id)).toEqual(Option.some(ids[1]))
+        expect(Option.map(yield* jobs.claim("media", LEASE, WORKER), (j) => j.id)).toEqual(Option.some(ids[0]))
+        expect(Option.map(yield* jobs.claim("media", LEASE, WORKER), (j) => j.id)).toEqual(Option.some(ids[1]))
       }))
 
     queueTest("waitForWork returns when work arrives in the lane, or after the longest wait", (enqueue, now) =>
@@ -354,13 +424,50 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
         const free = yield* aStoredWorkspace("free")
         const running = Option.getOrThrow(yield* enqueue(aWorkspaceJob(free, now - 1)))
         yield* enqueue(aWorkspaceJob(free, now))
-        yield* jobs.claim("media", LEASE)
-        expect(Option.isNone(yield* jobs.claim("media", LEASE))).toBe(true)
+        yield* jobs.claim("media", LEASE, WORKER)
+        expect(Option.isNone(yield* jobs.claim("media", LEASE, WORKER))).toBe(true)
         const waiting = yield* Effect.fork(jobs.waitForWork("media", "1 hour"))
         yield* Effect.yieldNow().pipe(Effect.repeatN(5))
         yield* jobs.complete(running.id)
         // Without the wake-up this join would wait for the hour, and the test would time out.
         yield* Fiber.join(waiting)
-        expect(Option.isSome(yield* jobs.claim("media", LEASE))).toBe(true)
+        expect(Option.isSome(yield* jobs.claim("media", LEASE, WORKER))).toBe(true)
+      }))
+
+    queueTest("requeueDead puts a dead job back, due when asked, its attempts from zero; any other job stays as it is", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const job = Option.getOrThrow(yield* enqueue(aJob("media", now)))
+        yield* jobs.claim("media", LEASE, WORKER)
+        yield* jobs.kill(job.id, "source is not a video")
+        const waiting = yield* Effect.fork(jobs.waitForWork("media", "1 hour"))
+        yield* Effect.yieldNow().pipe(Effect.repeatN(5))
+        expect(yield* jobs.requeueDead(job.id, now + 5_000)).toBe(true)
+        // Without the wake-up this join would wait for the hour, and the test would time out.
+        yield* Fiber.join(waiting)
+        expect(Option.getOrThrow(yield* jobs.get(job.id))).toEqual({
+          ...job,
+          status: "queued",
+          runAt: now + 5_000,
+          attempts: 0,
+          lockedUntil: null,
+          lastError: "source is not a video",
+          claimedBy: WORKER
+        })
+        expect(Option.isNone(yield* jobs.claim("media", LEASE, WORKER))).toBe(true)
+        yield* TestClock.adjust(5_000)
+        expect(Option.getOrThrow(yield* jobs.claim("media", LEASE, WORKER))).toMatchObject({ id: job.id, attempts: 1 })
+
+        const unchanged = (id: string) =>
+          Effect.gen(function*() {
+            const before = yield* jobs.get(id)
+            expect(yield* jobs.requeueDead(id, now)).toBe(false)
+            expect(yield* jobs.get(id)).toEqual(before)
+          })
+        yield* unchanged(job.id)
+        yield* unchanged(Option.getOrThrow(yield* enqueue(aJob("media", now + 60_000))).id)
+        yield* jobs.complete(job.id)
+        yield* unchanged(job.id)
+        expect(yield* jobs.requeueDead(randomUUID(), now)).toBe(false)
       }))
 })

@@ -239,7 +239,7 @@ if (skipReason !== undefined) {
         yield* Effect.yieldNow().pipe(Effect.repeatN(5))
         expect(Option.isNone(yield* Fiber.poll(media))).toBe(true)
         expect(Option.isNone(yield* jobs.get(yield* Ref.get(rolledBack)))).toBe(true)
-        expect(Option.isNone(yield* jobs.claim("media", 60_000))).toBe(true)
+        expect(Option.isNone(yield* jobs.claim("media", 60_000, "test-claimer"))).toBe(true)
         yield* Fiber.interrupt(media)
         yield* jobs.complete(delivery.id)
       })))
@@ -254,7 +254,7 @@ if (skipReason !== undefined) {
           (input) => Effect.map(queues[0]!.enqueue(input), (job) => Option.getOrThrow(job).id)
         )
         const drain = (queue: JobQueueShape, taken: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>> =>
-          taken.length > ids.length ? Effect.succeed(taken) : Effect.flatMap(queue.claim("media", 60_000), Option.match({
+          taken.length > ids.length ? Effect.succeed(taken) : Effect.flatMap(queue.claim("media", 60_000, "test-claimer"), Option.match({
             onNone: () => Effect.succeed(taken),
             onSome: (job) => drain(queue, [...taken, job.id])
           }))
@@ -283,7 +283,7 @@ if (skipReason !== undefined) {
           ]
           yield* Effect.forEach(inputs, (input) => queues[0]!.enqueue(input))
           const drain = (queue: JobQueueShape, taken: ReadonlyArray<Job>): Effect.Effect<ReadonlyArray<Job>> =>
-            taken.length > inputs.length ? Effect.succeed(taken) : Effect.flatMap(queue.claim("media", 60_000), Option.match({
+            taken.length > inputs.length ? Effect.succeed(taken) : Effect.flatMap(queue.claim("media", 60_000, "test-claimer"), Option.match({
               onNone: () => Effect.succeed(taken),
               onSome: (job) => drain(queue, [...taken, job])
             }))
@@ -292,7 +292,7 @@ if (skipReason !== undefined) {
           expect([count(free.id), count(creator.id), count(null)]).toEqual([1, 2, 4])
           // Each round ends with every job done, so the next starts with no workspace's job running.
           yield* Effect.forEach(claimed, (job) => queues[0]!.complete(job.id))
-          const finishOne: Effect.Effect<boolean> = Effect.flatMap(queues[0]!.claim("media", 60_000), Option.match({
+          const finishOne: Effect.Effect<boolean> = Effect.flatMap(queues[0]!.claim("media", 60_000, "test-claimer"), Option.match({
             onNone: () => Effect.succeed(false),
             onSome: (job) => Effect.as(queues[0]!.complete(job.id), true)
           }))
@@ -357,7 +357,8 @@ if (skipReason !== undefined) {
           { migration_id: 14, name: "file_purges" },
           { migration_id: 15, name: "video_language" },
           { migration_id: 16, name: "video_transcript" },
-          { migration_id: 17, name: "workspace_vocabularies" }
+          { migration_id: 17, name: "workspace_vocabularies" },
+          { migration_id: 18, name: "job_claimers" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))

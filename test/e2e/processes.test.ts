@@ -55,9 +55,10 @@ interface Service {
   readonly stop: () => Promise<number | null>
 }
 
-/** Settings that would make a child pick other adapters than the test means to. */
+/** Settings that would make a child pick other adapters than the test means to, or log other lines. */
 const INHERITED_CHOICES = [
-  "DATABASE_URL", "S3_BUCKET", "BUCKET_NAME", "S3_ENDPOINT", "AWS_ENDPOINT_URL_S3", "ROLE", "NODE_ENV", "DEV_API_TOKEN", "SECRETS_KEY"
+  "DATABASE_URL", "S3_BUCKET", "BUCKET_NAME", "S3_ENDPOINT", "AWS_ENDPOINT_URL_S3", "ROLE", "NODE_ENV", "DEV_API_TOKEN", "SECRETS_KEY",
+  "LOG_LEVEL"
 ]
 
 const spawnService = async (options: { dataDir: string; args?: Array<string>; env?: Record<string, string> }): Promise<Service> => {
@@ -71,6 +72,8 @@ const spawnService = async (options: { dataDir: string; args?: Array<string>; en
       BASE_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: options.dataDir,
       ADMIN_TOKEN,
+      // These tests read the start banner, which is for a person: JSON lines (the default on a pipe) have none.
+      LOG_FORMAT: "pretty",
       ...options.env
     },
     stdio: ["ignore", "pipe", "pipe"]
@@ -302,8 +305,10 @@ describe.skipIf(postgresSkipReason !== undefined)("process roles on PostgreSQL",
     })
 
     const first = track(await startListening({ dataDir: join(dataDir, "api-1"), args: ["api"], env }))
-    const devWorkspace = /API token:\s+rw_dev_processes_test_token\s+\(workspace (\S+),/.exec(first.output().stdout)?.[1]
+    // A token from the environment is named, never printed.
+    const devWorkspace = /API token:\s+from DEV_API_TOKEN\s+\(workspace (\S+),/.exec(first.output().stdout)?.[1]
     expect(devWorkspace).toBeDefined()
+    expect(first.output().stdout).not.toContain(env.DEV_API_TOKEN)
     expect(first.output().stdout).toContain("PostgreSQL")
     expect(first.output().stdout).toContain(`S3 bucket ${TEST_BUCKET}`)
     expect(first.output().stdout).not.toContain("do NOT survive")

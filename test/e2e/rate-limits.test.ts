@@ -62,7 +62,12 @@ describe("a spent budget", () => {
     expect(refused.headers.get("retry-after")).toBe("100")
     expect(refused.headers.get("ratelimit-remaining")).toBe("0")
     expect(refused.body).toEqual({
-      error: { code: "rate_limited", message: expect.stringContaining("Retry in 100 s"), details: { retryAfterSeconds: 100 } }
+      error: {
+        code: "rate_limited",
+        message: expect.stringContaining("Retry in 100 s"),
+        details: { retryAfterSeconds: 100 },
+        requestId: refused.headers.get("x-request-id")
+      }
     })
   })
 

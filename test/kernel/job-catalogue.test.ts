@@ -19,7 +19,8 @@ const jobOf = (kind: string, payload: unknown): Job => ({
   lockedUntil: null,
   dedupeKey: null,
   lastError: null,
-  workspaceId: null
+  workspaceId: null,
+  claimedBy: null
 })
 
 describe("job catalogue", () => {

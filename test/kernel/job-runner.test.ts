@@ -111,7 +111,7 @@ layer(Layer.merge(MemoryStoresLive, ServiceConfig.layer({ baseUrl: "http://127.0
       const job = Option.getOrThrow(yield* queue.enqueue({ lane: "media", kind: "test.poison", payload: {}, runAt: now, dedupeKey: null }))
       // Three claims whose worker vanished: nobody completes them, the lease lapses each time.
       for (let i = 0; i < MAX_CRASHES; i++) {
-        expect(Option.isSome(yield* queue.claim("media", 1_000))).toBe(true)
+        expect(Option.isSome(yield* queue.claim("media", 1_000, "vanished-worker:1"))).toBe(true)
         yield* TestClock.adjust("2 seconds")
       }
       yield* runner.drain("media")

@@ -38,7 +38,7 @@ const queued = (kind: string, lane: Lane = "media") =>
 
 /** Claims the oldest due job of the lane as another worker would, returning its id. */
 const claimedElsewhere = (lane: Lane = "media") =>
-  Effect.flatMap(JobQueue, (queue) => queue.claim(lane, LEASE_MS)).pipe(Effect.map((job) => Option.getOrThrow(job).id))
+  Effect.flatMap(JobQueue, (queue) => queue.claim(lane, LEASE_MS, "another-worker:1")).pipe(Effect.map((job) => Option.getOrThrow(job).id))
 
 layer(Layer.merge(MemoryStoresLive, ServiceConfig.layer({ baseUrl: "http://127.0.0.1:1", workDir })))("scratch space", (it) => {
   it.effect("a job claimed again after its worker died starts with its old scratch gone and leaves none; a live job's stays", () =>

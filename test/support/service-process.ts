@@ -20,11 +20,11 @@ export const ADMIN_TOKEN = "rwadmin_reliability_test_0123456789"
 const READY_TIMEOUT_MS = 60_000
 const STOP_TIMEOUT_MS = 15_000
 
-/** Settings that would make a child pick other adapters or roles than the test means to. */
+/** Settings that would make a child pick other adapters or roles than the test means to, or log other lines. */
 const INHERITED_CHOICES = [
   "DATABASE_URL", "S3_BUCKET", "BUCKET_NAME", "S3_ENDPOINT", "AWS_ENDPOINT_URL_S3", "S3_ACCESS_KEY_ID",
   "S3_SECRET_ACCESS_KEY", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "S3_PREFIX", "ROLE", "NODE_ENV", "DEV_API_TOKEN",
-  "JOB_LEASE_SECONDS", "WORKER_CONCURRENCY", "PORT", "BASE_URL", "DATA_DIR"
+  "JOB_LEASE_SECONDS", "WORKER_CONCURRENCY", "PORT", "BASE_URL", "DATA_DIR", "LOG_FORMAT", "LOG_LEVEL"
 ]
 
 export type Env = Readonly<Record<string, string>>

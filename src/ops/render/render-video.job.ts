@@ -82,7 +82,7 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
           }),
           (timeline) => Effect.flatMap(TimelineRenderer, (renderer) => renderer.render({ timeline, output, workDir: `${dir}/timeline`, onProgress }))
         )
-      yield* encode.pipe(Effect.timed, Effect.tap(([d]) => Effect.logInfo("render encoded").pipe(Effect.annotateLogs({ videoId, duration: d }))))
+      yield* encode.pipe(Effect.timed, Effect.tap(([d]) => Effect.logInfo("render encoded").pipe(Effect.annotateLogs({ videoId, durationMs: Math.round(Duration.toMillis(d)) }))))
       if (reporter !== null) yield* Fiber.interrupt(reporter)
       const thumb = `${dir}/thumbnail.jpg`
       yield* media.thumbnail(output, thumb, Math.min(1, durationSeconds / 2))

@@ -1,0 +1,140 @@
+// Every request gets an id that its log lines carry and its answer states: the X-Request-Id header,
+// and `error.requestId` in an `{"error":{…}}` body. The id is the proxy's (Fly-Request-Id, else
+// X-Request-Id) only when the operator trusts the proxy to set it (TRUST_PROXY_REQUEST_ID): otherwise a
+// client could choose the ids in the logs. Each request is logged once, with its method, its route
+// (the pattern: paths may hold tokens) and no query string (it may hold secrets), status and duration.
+import { HttpApiBuilder, HttpApp, HttpBody, type HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Chunk, Clock, Config, Context, Effect, FiberRef, Layer, LogLevel, Option } from "effect"
+import { randomBytes } from "node:crypto"
+
+export class TrustProxyRequestId extends Context.Tag("http/TrustProxyRequestId")<TrustProxyRequestId, boolean>() {
+  /** TRUST_PROXY_REQUEST_ID; by default on when FLY_APP_NAME is set: Fly's proxy sets Fly-Request-Id. */
+  static readonly fromEnv = Layer.effect(
+    TrustProxyRequestId,
+    Config.all([Config.option(Config.boolean("TRUST_PROXY_REQUEST_ID")), Config.option(Config.string("FLY_APP_NAME"))]).pipe(
+      Config.map(([trust, flyApp]) => Option.getOrElse(trust, () => Option.isSome(flyApp)))
+    )
+  )
+}
+
+/** The id of the request being answered; empty outside one. */
+export const currentRequestId = FiberRef.unsafeMake("")
+
+const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+export const newRequestId = (): string => randomBytes(8).toString("hex")
+
+const requestIdOf = (headers: HttpServerRequest.HttpServerRequest["headers"], trusted: boolean): string => {
+  const given = trusted ? headers["fly-request-id"] ?? headers["x-request-id"] : undefined
+  return given !== undefined && SANE_ID.test(given) ? given : newRequestId()
+}
+
+interface ErrorBody {
+  readonly error: Record<string, unknown>
+}
+
+/** The API's error shape; JSON-RPC errors (/mcp) and OAuth's `{"error":"…"}` are answered as they are. */
+const isErrorBody = (body: unknown): body is ErrorBody =>
+  typeof body === "object" && body !== null && !("jsonrpc" in body) && "error" in body &&
+  typeof body.error === "object" && body.error !== null && "code" in body.error && typeof body.error.code === "string"
+
+const parsed = (bytes: Uint8Array): unknown => {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The answer with its request id. Error bodies are made in many places (the API's encoder, the request
+ * guards, the editor and media routes): the id goes into them here, as the answer is written.
+ */
+const stamped = (response: HttpServerResponse.HttpServerResponse, requestId: string) => {
+  const withHeader = HttpServerResponse.setHeader(response, "x-request-id", requestId)
+  const { body } = response
+  if (response.status < 400 || body._tag !== "Uint8Array" || !body.contentType.startsWith("application/json")) return withHeader
+  const content = parsed(body.body)
+  return isErrorBody(content)
+    ? HttpServerResponse.setBody(withHeader, HttpBody.unsafeJson({ ...content, error: { ...content.error, requestId } }))
+    : withHeader
+}
+
+interface RouteEntry {
+  readonly method: string
+  readonly path: string
+  readonly pattern: RegExp
+}
+
+/** `/v1/videos/:id` as an anchored pattern: each `:param` one segment, `*` the rest. */
+const patternOf = (path: string): RegExp =>
+  new RegExp(`^${path.split(/(:[A-Za-z_][A-Za-z0-9_]*|\*)/).map((piece, i) =>
+    i % 2 === 0 ? piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : piece === "*" ? ".*" : "[^/]+"
+  ).join("")}$`)
+
+const variableParts = (path: string): number => (path.match(/:|\*/g) ?? []).length
+
+const tables = new WeakMap<HttpRouter.HttpRouter<unknown, unknown>, ReadonlyArray<RouteEntry>>()
+
+/** The router's routes, the most literal first (as the router prefers them); made once per router. */
+const tableOf = (router: HttpRouter.HttpRouter<unknown, unknown>): ReadonlyArray<RouteEntry> => {
+  const known = tables.get(router)
+  if (known !== undefined) return known
+  const table = Chunk.toReadonlyArray(router.routes)
+    .map((route) => ({ method: route.method, path: route.path, pattern: patternOf(route.path) }))
+    .sort((a, b) => variableParts(a.path) - variableParts(b.path))
+  tables.set(router, table)
+  return table
+}
+
+const routeOf = (router: HttpRouter.HttpRouter<unknown, unknown>, method: string, url: string): string => {
+  const path = url.split("?", 1)[0] ?? url
+  const table = tableOf(router)
+  const answers = (entry: RouteEntry) => entry.method === method || entry.method === "*" || (method === "HEAD" && entry.method === "GET")
+  // A path some route has under another method (a 405) is still named by its pattern.
+  const found = table.find((entry) => answers(entry) && entry.pattern.test(path)) ?? table.find((entry) => entry.pattern.test(path))
+  return found?.path ?? "(no route)"
+}
+
+/**
+ * Successful reads are what clients poll: at one line each they would bury the writes and failures
+ * worth reading, so they are logged at debug.
+ */
+const logAnswer = (
+  request: HttpServerRequest.HttpServerRequest,
+  requestId: string,
+  status: number,
+  started: number,
+  router: HttpRouter.HttpRouter<unknown, unknown>
+) =>
+  Effect.gen(function*() {
+    const quiet = (request.method === "GET" || request.method === "HEAD") && status < 400
+    const level = quiet ? LogLevel.Debug : LogLevel.Info
+    if (LogLevel.lessThan(level, yield* FiberRef.get(FiberRef.currentMinimumLogLevel))) return
+    const durationMs = (yield* Clock.currentTimeMillis) - started
+    yield* Effect.logWithLevel(level, "request").pipe(
+      Effect.annotateLogs({ requestId, method: request.method, route: routeOf(router, request.method, request.url), status, durationMs })
+    )
+  })
+
+/** The outermost middleware: the id for the request's logs and answer, and its access log line. */
+export const withRequestLog = <E, R>(
+  app: HttpApp.Default<E, R>
+): HttpApp.Default<E, R | TrustProxyRequestId | HttpApiBuilder.Router> =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const requestId = requestIdOf(request.headers, yield* TrustProxyRequestId)
+    const started = yield* Clock.currentTimeMillis
+    const router = yield* HttpApiBuilder.Router.router
+    const answer = (response: HttpServerResponse.HttpServerResponse) =>
+      Effect.as(logAnswer(request, requestId, response.status, started, router), stamped(response, requestId))
+    // The server writes the API's answer before a middleware sees it: that one is finished as it is written.
+    let written = false
+    yield* HttpApp.appendPreResponseHandler((_, response) => {
+      written = true
+      return answer(response)
+    })
+    const response = yield* app.pipe(Effect.locally(currentRequestId, requestId), Effect.annotateLogs("requestId", requestId))
+    // A guard's own answer (a rate limit, a refused body) never reached the API: it is written after this.
+    return written ? response : yield* answer(response)
+  })
