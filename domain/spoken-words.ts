@@ -27,7 +27,8 @@ export interface WordMark {
   readonly speechEnd?: number | undefined
 }
 
-const roundMs = (seconds: number): number => Math.round(seconds * 1000) / 1000
+/** Seconds to the millisecond, as every word time is kept. */
+export const roundMs = (seconds: number): number => Math.round(seconds * 1000) / 1000
 
 /**
  * Times every word. A word keeps the start its engine gave when that start is in order and inside

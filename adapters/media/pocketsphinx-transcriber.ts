@@ -11,6 +11,7 @@ import { ENGLISH_ONLY } from "../../domain/languages.ts"
 import { Transcriber, type TranscriberShape } from "../../domain/ports/transcriber.ts"
 import { replaceSoundAlikes, type SpokenTerm } from "../../domain/sound-alikes.ts"
 import { spokenForms } from "../../domain/spoken-forms.ts"
+import { roundMs } from "../../domain/spoken-words.ts"
 import { runPocketsphinx } from "./pocketsphinx-process.ts"
 import { DEFAULT_DICTIONARY, dictionaryKey, pronunciations, type PronouncingSources } from "./pronouncing-dictionary.ts"
 import { chunksOf, readLayout, SAMPLE_RATE, writeChunk } from "./wav-chunks.ts"
@@ -61,7 +62,6 @@ export const parsePocketsphinxWords = (stdout: string, offset = 0): Array<TimedW
       confidence: Math.round(Math.min(1, Math.max(0, Number(probability))) * 1000) / 1000
     }))
 
-const roundMs = (seconds: number): number => Math.round(seconds * 1000) / 1000
 
 const chunkCount = (samples: number, options: PocketsphinxOptions): number => {
   const seconds = samples / SAMPLE_RATE

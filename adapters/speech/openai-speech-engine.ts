@@ -5,7 +5,7 @@ import { writeFile } from "node:fs/promises"
 import { Effect, Option, Redacted, Schema } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import type { EngineVoice, SpeechEngineShape, VoiceGender } from "../../domain/ports/speech-engine.ts"
-import { alignSpokenWords } from "../../domain/spoken-words.ts"
+import { alignSpokenWords, roundMs } from "../../domain/spoken-words.ts"
 import type { ProviderKeysShape } from "../../domain/ports/provider-keys.ts"
 import { apiKeyFor } from "../hosted/api-key-for.ts"
 import { requestProvider } from "../hosted/provider-request.ts"
@@ -89,7 +89,6 @@ const soundSpan = ({ channels, data, sampleRate }: Pcm16): { readonly start: num
   return { start: Math.floor(first / channels) / sampleRate, end: (Math.floor(last / channels) + 1) / sampleRate }
 }
 
-const roundMs = (seconds: number): number => Math.round(seconds * 1000) / 1000
 
 export const makeOpenAiSpeechEngine = (config: OpenAiSpeechConfig, keys: ProviderKeysShape): SpeechEngineShape => ({
   engine: ENGINE,

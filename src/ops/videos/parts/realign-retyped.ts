@@ -8,10 +8,10 @@ import type { TimedWord } from "../../../../domain/captions.ts"
 import { Aligner } from "../../../../domain/ports/aligner.ts"
 import { MediaEngine } from "../../../../domain/ports/media-engine.ts"
 import { spokenForms } from "../../../../domain/spoken-forms.ts"
+import { roundMs } from "../../../../domain/spoken-words.ts"
 import type { VideoRecord } from "../../../../domain/video.ts"
 import { localSource, withScratchDir } from "../../../shared/media/scratch.ts"
 
-const roundMs = (seconds: number): number => Math.round(seconds * 1000) / 1000
 
 export const realignRetyped = (video: VideoRecord, stored: ReadonlyArray<TimedWord>, edited: ReadonlyArray<TimedWord>) =>
   Effect.gen(function*() {
