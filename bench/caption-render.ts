@@ -39,7 +39,7 @@ export const SCRIPT = [
   "that has lasted for centuries."
 ].join(" ")
 
-interface Clip {
+export interface Clip {
   readonly path: string
   readonly bytes: number
   readonly pages: ReadonlyArray<CaptionPage>
@@ -55,8 +55,8 @@ const timed = async (work: () => Promise<unknown>): Promise<number> => {
   return seconds(performance.now() - started)
 }
 
-/** Festival speech padded with silence to 60 s over a moving test picture, made fast (not timed). */
-const makeClip = async (dir: string): Promise<Clip> => {
+/** Festival speech padded with silence to `length` s (60 unless told) over a moving test picture, made fast (not timed). */
+export const makeClip = async (dir: string, length = SECONDS): Promise<Clip> => {
   const speech = await speak(SCRIPT, dir)
   const path = join(dir, "clip.mp4")
   await run("ffmpeg", [
@@ -64,14 +64,14 @@ const makeClip = async (dir: string): Promise<Clip> => {
     "-f", "lavfi", "-i", `testsrc2=s=${WIDTH}x${HEIGHT}:r=${FPS}`,
     "-i", speech.wavPath,
     "-filter_complex", "[1:a]apad[a]",
-    "-map", "0:v", "-map", "[a]", "-t", String(SECONDS),
+    "-map", "0:v", "-map", "[a]", "-t", String(length),
     "-c:v", "libx264", "-preset", "ultrafast", "-crf", "20", "-pix_fmt", "yuv420p",
     "-c:a", "aac", "-b:a", "128k",
     path
   ])
   const words = speech.words
-    .filter((w) => w.start < SECONDS)
-    .map((w) => ({ ...w, end: Math.min(w.end, SECONDS) }))
+    .filter((w) => w.start < length)
+    .map((w) => ({ ...w, end: Math.min(w.end, length) }))
   const { style } = BUILT_IN_TEMPLATES.find((t) => t.id === DEFAULT_TEMPLATE_ID)!
   return { path, bytes: (await stat(path)).size, pages: layoutCaptions(words, layoutRulesOf(style)), style, words: words.length }
 }
@@ -109,14 +109,14 @@ interface VideoObject {
   readonly error?: string
 }
 
-interface PipelineRun {
+export interface PipelineRun {
   readonly totalSeconds: number
   readonly uploadSeconds: number
   readonly videoId: string
   readonly recognisedWords: number
 }
 
-const pipeline = async (service: ServiceProcess, clip: Clip): Promise<PipelineRun> => {
+export const pipeline = async (service: ServiceProcess, clip: Clip): Promise<PipelineRun> => {
   const auth = { authorization: `Bearer ${service.token}` }
   const form = new FormData()
   form.append("file", await openAsBlob(clip.path, { type: "video/mp4" }), "clip.mp4")

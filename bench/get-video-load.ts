@@ -19,20 +19,20 @@ import { createScratchDatabase } from "./scratch-database.ts"
 import { type ServiceProcess, startService } from "./service-process.ts"
 
 const BENCH = "get-video-load"
-const CONNECTIONS = 50
-const SECONDS = 10
-const WARMUP_SECONDS = 2
+export const CONNECTIONS = 50
+export const SECONDS = 10
+export const WARMUP_SECONDS = 2
 const RAW_POOL = 10
 const RAW_SERVER = "raw-server"
 const WORKSPACE_TIMEOUT_MS = 10_000
 
-const load = (url: string, token: string, seconds: number, serverPid: number): Promise<Load> =>
+export const load = (url: string, token: string, seconds: number, serverPid: number): Promise<Load> =>
   httpLoad({ url, headers: { authorization: `Bearer ${token}` } }, { connections: CONNECTIONS, seconds, serverPid })
 
 const sha256Hex = (value: string): string => createHash("sha256").update(value).digest("hex")
 
 /** startService passes its own environment on to the server: the database and the role are set around it. */
-const startServiceWith = async (vars: Readonly<Record<string, string>>): Promise<ServiceProcess> => {
+export const startServiceWith = async (vars: Readonly<Record<string, string>>): Promise<ServiceProcess> => {
   const saved = Object.keys(vars).map((key) => [key, process.env[key]] as const)
   Object.assign(process.env, vars)
   try {
@@ -46,7 +46,7 @@ const startServiceWith = async (vars: Readonly<Record<string, string>>): Promise
 }
 
 /** A video of the development workspace, processing and probed: what a client polls while it waits. */
-const insertVideo = async (databaseUrl: string, token: string): Promise<string> => {
+export const insertVideo = async (databaseUrl: string, token: string): Promise<string> => {
   const client = await connectClient(databaseUrl)
   try {
     // The service answers /health as soon as it listens, and creates the workspace just after.

@@ -9,6 +9,7 @@ import { getVideoLoad } from "./get-video-load.ts"
 import { mcpCallLoad } from "./mcp-call-load.ts"
 import { queueThroughput } from "./queue-throughput.ts"
 import { recognition } from "./recognition.ts"
+import { telemetryCost } from "./telemetry-cost.ts"
 import { uploadMemory } from "./upload-memory.ts"
 import { webhookThroughput } from "./webhook-throughput.ts"
 
@@ -23,6 +24,7 @@ const figures = [
   ...(await queueThroughput()),
   ...(await webhookThroughput()),
   ...(await recognition()),
-  ...(await alignment())
+  ...(await alignment()),
+  ...(await telemetryCost())
 ]
 await report(figures)

@@ -24,6 +24,8 @@ import { SecretBoxFromConfig } from "../adapters/secrets/secret-box-config.ts"
 import { SpeechEnginesLive } from "../adapters/speech/speech-engines-layer.ts"
 import { HttpsWebhookTransportLive } from "../adapters/webhooks/https-transport.ts"
 import type { BlobStore } from "../domain/ports/blob-store.ts"
+import { withAfterCommit } from "./kernel/after-commit.ts"
+import { withChargeMetrics } from "./kernel/credit-metrics.ts"
 import { ServiceConfig, type ServiceConfigShape } from "./kernel/service-config.ts"
 import { ProviderKeysLive } from "./ops/provider-keys/parts/provider-keys-live.ts"
 
@@ -64,13 +66,17 @@ const toolsLayer = (settings: AppSettings) =>
 
 const diskBlobs = (settings: AppSettings) => FsBlobStoreLive(`${settings.dataDir}/blobs`)
 
-/** The stores and the files, the server's secrets key, the workspaces' provider keys it opens, and the tools that use them. */
+/**
+ * The stores (their transactions running after-commit effects, their charges counted) and the files, the
+ * server's secrets key, the workspaces' provider keys it opens, and the tools that use them.
+ */
 const assemble = <E1, E2>(
   settings: AppSettings,
   stores: Layer.Layer<Layer.Layer.Success<typeof MemoryStoresLive>, E1>,
   blobs: Layer.Layer<BlobStore, E2>
 ) => {
-  const keyed = ProviderKeysLive.pipe(Layer.provideMerge(Layer.merge(stores, SecretBoxFromConfig(settings.dataDir))))
+  const counted = withChargeMetrics(withAfterCommit(stores))
+  const keyed = ProviderKeysLive.pipe(Layer.provideMerge(Layer.merge(counted, SecretBoxFromConfig(settings.dataDir))))
   return Layer.mergeAll(keyed, blobs, toolsLayer(settings).pipe(Layer.provide(keyed)))
 }
 

@@ -2,10 +2,13 @@
 // default all). Reads the configuration, lets app-layer pick the adapters, and runs the role until
 // SIGTERM or SIGINT, which NodeRuntime turns into an interruption: exit code 0 once the role stopped.
 import { NodeRuntime } from "@effect/platform-node"
-import { Cause, ConfigProvider, Effect, Either, Layer } from "effect"
+import { Cause, ConfigProvider, Effect, Either } from "effect"
 import { mkdir } from "node:fs/promises"
+import { tracingLayer } from "../adapters/telemetry/otlp-tracing.ts"
+import packageJson from "../package.json" with { type: "json" }
 import { appLayerFromEnv } from "./app-layer.ts"
 import { LoggingConfig, loggingLayer, logProcessWarnings } from "./kernel/logging.ts"
+import { WORKER_ID } from "./kernel/worker-id.ts"
 import { roleSettings, runRole } from "./roles.ts"
 
 const program = Effect.gen(function*() {
@@ -40,6 +43,8 @@ const main = Effect.gen(function*() {
   const logging = yield* Effect.either(LoggingConfig)
   if (Either.isLeft(logging)) return yield* refuse(String(logging.left))
   return yield* program.pipe(
+    // OTEL_EXPORTER_OTLP_ENDPOINT: spans go to the collector; without it the tracer is off.
+    Effect.provide(tracingLayer({ serviceVersion: packageJson.version, instanceId: WORKER_ID })),
     Effect.catchTag("StartupRefused", (refused) => refuse(refused.message)),
     // Logged here, in the chosen format: runMain's own report would be in neither.
     Effect.tapErrorCause((cause) => Cause.isInterruptedOnly(cause) ? Effect.void : Effect.logError("Reelwright stopped on an error", cause)),
@@ -49,8 +54,5 @@ const main = Effect.gen(function*() {
 
 main.pipe(
   Effect.withConfigProvider(config),
-  // No tracer exports spans yet, and recording them (with their stack traces) is a large share of a
-  // request's CPU time: off until an OpenTelemetry exporter is configured.
-  Effect.provide(Layer.setTracerEnabled(false)),
   (effect) => NodeRuntime.runMain(effect, { disableErrorReporting: true, disablePrettyLogger: true })
 )

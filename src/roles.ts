@@ -11,7 +11,11 @@ import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "../adapters/http/to
 import { DEFAULT_REQUEST_LIMITS, type RequestLimitSettings } from "../adapters/http/request-limits.ts"
 import packageJson from "../package.json" with { type: "json" }
 import { LogFormatConfig } from "./kernel/logging.ts"
+import { StartupRefused } from "./app-layer.ts"
+import { processMetrics } from "../adapters/telemetry/process-metrics.ts"
+import { servePrometheusEndpoint } from "../adapters/telemetry/prometheus-endpoint.ts"
 import { randomToken, sha256Hex } from "./kernel/secrets.ts"
+import { sampleQueueMetrics } from "./ops/queue/parts/sample-queue-metrics.ts"
 import { clearAbandonedScratch } from "./kernel/scratch-space.ts"
 import { DEFAULT_FILE_SWEEP_INTERVAL_MS, scheduleFileSweeps } from "./ops/files/sweep-expired-files.job.ts"
 import { scheduleMonthlyGrants } from "./ops/plans/grant-monthly-credits.job.ts"
@@ -55,6 +59,9 @@ export const roleSettings = Effect.gen(function*() {
     atLeast(0),
     Config.withDefault(DEFAULT_SHUTDOWN_GRACE_SECONDS)
   )
+  // Off unless set: /metrics has no token, so its port must not be public (fly.toml keeps it private).
+  const metricsPort = yield* Config.option(Config.port("METRICS_PORT"))
+  const metricsHost = yield* Config.string("METRICS_HOST").pipe(Config.withDefault("127.0.0.1"))
   const rateLimits: RateLimitSettings = {
     reads: yield* rateBudget("RATE_LIMIT_PER_SECOND", "RATE_LIMIT_BURST", DEFAULT_RATE_LIMITS.reads),
     writes: yield* rateBudget("RATE_LIMIT_WRITES_PER_SECOND", "RATE_LIMIT_WRITES_BURST", DEFAULT_RATE_LIMITS.writes)
@@ -86,6 +93,7 @@ export const roleSettings = Effect.gen(function*() {
     graceSeconds,
     rateLimits,
     requestLimits,
+    metrics: Option.map(metricsPort, (p) => ({ port: p, host: metricsHost })),
     logFormat: yield* LogFormatConfig
   }
 })
@@ -261,6 +269,24 @@ const work = (s: RoleSettings) =>
  * Runs the role until interrupted (SIGTERM/SIGINT through NodeRuntime.runMain). The listener and
  * the worker stop side by side: the server closes at once while running jobs get their grace.
  */
+/** METRICS_PORT: /metrics for the process's scope, with the queue's and the process's gauges sampled at each scrape. */
+const serveMetrics = (s: RoleSettings) =>
+  Option.match(s.metrics, {
+    onNone: () => Effect.void,
+    onSome: ({ port, host }) =>
+      Effect.gen(function*() {
+        const sampleProcess = yield* processMetrics
+        const url = yield* servePrometheusEndpoint(
+          { port, host, serviceName: "reelwright", serviceVersion: packageJson.version },
+          Effect.all([sampleProcess, sampleQueueMetrics], { discard: true })
+        )
+        yield* Effect.logInfo(`metrics at ${url}`).pipe(Effect.annotateLogs({ role: s.role, metricsPort: port }))
+      }).pipe(
+        // The process does not start without the metrics it was asked for.
+        Effect.catchTag("MetricsPortUnavailable", (e) => new StartupRefused({ message: e.message }))
+      )
+  })
+
 export const runRole = (s: RoleSettings, d: StoreDescription) => {
   const serve = Effect.scoped(
     Effect.gen(function*() {
@@ -279,5 +305,5 @@ export const runRole = (s: RoleSettings, d: StoreDescription) => {
         return Effect.all([serve, work(s)], { concurrency: "unbounded", discard: true })
     }
   }
-  return Effect.scoped(Effect.zipRight(logShutdownSignal(s.role), run()))
+  return Effect.scoped(Effect.all([logShutdownSignal(s.role), serveMetrics(s)], { discard: true }).pipe(Effect.zipRight(run())))
 }

@@ -1,11 +1,14 @@
 // Every request gets an id that its log lines carry and its answer states: the X-Request-Id header,
 // and `error.requestId` in an `{"error":{…}}` body. The id is the proxy's (Fly-Request-Id, else
 // X-Request-Id) only when the operator trusts the proxy to set it (TRUST_PROXY_REQUEST_ID): otherwise a
-// client could choose the ids in the logs. Each request is logged once, with its method, its route
-// (the pattern: paths may hold tokens) and no query string (it may hold secrets), status and duration.
-import { HttpApiBuilder, HttpApp, HttpBody, type HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Chunk, Clock, Config, Context, Effect, FiberRef, Layer, LogLevel, Option } from "effect"
+// client could choose the ids in the logs. Each request is logged once, counted and timed in the
+// metrics, and traced as one server span, always by its route (the pattern: paths may hold tokens) and
+// never with its query string (it may hold secrets). The platform's own server span records the full
+// URL and headers, so server.ts switches it off for this one.
+import { HttpApiBuilder, HttpApp, HttpBody, type HttpRouter, HttpServerRequest, HttpServerResponse, HttpTraceContext } from "@effect/platform"
+import { Chunk, Clock, Config, Context, Effect, FiberRef, Layer, LogLevel, Metric, Option, type Tracer } from "effect"
 import { randomBytes } from "node:crypto"
+import { httpRequestDuration, httpRequests } from "../../src/kernel/metrics.ts"
 
 export class TrustProxyRequestId extends Context.Tag("http/TrustProxyRequestId")<TrustProxyRequestId, boolean>() {
   /** TRUST_PROXY_REQUEST_ID; by default on when FLY_APP_NAME is set: Fly's proxy sets Fly-Request-Id. */
@@ -97,27 +100,25 @@ const routeOf = (router: HttpRouter.HttpRouter<unknown, unknown>, method: string
 }
 
 /**
- * Successful reads are what clients poll: at one line each they would bury the writes and failures
- * worth reading, so they are logged at debug.
+ * The answer in the metrics and the log. Successful reads are what clients poll: at one line each they
+ * would bury the writes and failures worth reading, so they are logged at debug.
  */
-const logAnswer = (
-  request: HttpServerRequest.HttpServerRequest,
-  requestId: string,
-  status: number,
-  started: number,
-  router: HttpRouter.HttpRouter<unknown, unknown>
-) =>
+const recordAnswer = (request: HttpServerRequest.HttpServerRequest, route: string, requestId: string, status: number, started: number, span: Tracer.Span) =>
   Effect.gen(function*() {
+    const durationMs = (yield* Clock.currentTimeMillis) - started
+    span.attribute("http.response.status_code", status)
+    const byRoute = Metric.tagged(Metric.tagged(httpRequests, "method", request.method), "route", route)
+    yield* Metric.increment(Metric.tagged(byRoute, "status", String(status)))
+    yield* Metric.update(Metric.tagged(Metric.tagged(httpRequestDuration, "method", request.method), "route", route), durationMs / 1000)
     const quiet = (request.method === "GET" || request.method === "HEAD") && status < 400
     const level = quiet ? LogLevel.Debug : LogLevel.Info
     if (LogLevel.lessThan(level, yield* FiberRef.get(FiberRef.currentMinimumLogLevel))) return
-    const durationMs = (yield* Clock.currentTimeMillis) - started
     yield* Effect.logWithLevel(level, "request").pipe(
-      Effect.annotateLogs({ requestId, method: request.method, route: routeOf(router, request.method, request.url), status, durationMs })
+      Effect.annotateLogs({ requestId, method: request.method, route, status, durationMs })
     )
   })
 
-/** The outermost middleware: the id for the request's logs and answer, and its access log line. */
+/** The outermost middleware: the id for the request's logs and answer, its access log line, metrics and server span. */
 export const withRequestLog = <E, R>(
   app: HttpApp.Default<E, R>
 ): HttpApp.Default<E, R | TrustProxyRequestId | HttpApiBuilder.Router> =>
@@ -125,16 +126,29 @@ export const withRequestLog = <E, R>(
     const request = yield* HttpServerRequest.HttpServerRequest
     const requestId = requestIdOf(request.headers, yield* TrustProxyRequestId)
     const started = yield* Clock.currentTimeMillis
-    const router = yield* HttpApiBuilder.Router.router
-    const answer = (response: HttpServerResponse.HttpServerResponse) =>
-      Effect.as(logAnswer(request, requestId, response.status, started, router), stamped(response, requestId))
-    // The server writes the API's answer before a middleware sees it: that one is finished as it is written.
-    let written = false
-    yield* HttpApp.appendPreResponseHandler((_, response) => {
-      written = true
-      return answer(response)
-    })
-    const response = yield* app.pipe(Effect.locally(currentRequestId, requestId), Effect.annotateLogs("requestId", requestId))
-    // A guard's own answer (a rate limit, a refused body) never reached the API: it is written after this.
-    return written ? response : yield* answer(response)
+    const route = routeOf(yield* HttpApiBuilder.Router.router, request.method, request.url)
+    const parent = HttpTraceContext.fromHeaders(request.headers)
+    return yield* Effect.useSpan(`${request.method} ${route}`, {
+      kind: "server",
+      captureStackTrace: false,
+      attributes: { "http.request.method": request.method, "http.route": route, "request.id": requestId },
+      ...(Option.isSome(parent) ? { parent: parent.value } : {})
+    }, (span) =>
+      Effect.gen(function*() {
+        const answer = (response: HttpServerResponse.HttpServerResponse) =>
+          Effect.as(recordAnswer(request, route, requestId, response.status, started, span), stamped(response, requestId))
+        // The server writes the API's answer before a middleware sees it: that one is finished as it is written.
+        let written = false
+        yield* HttpApp.appendPreResponseHandler((_, response) => {
+          written = true
+          return answer(response)
+        })
+        const response = yield* app.pipe(
+          Effect.withParentSpan(span),
+          Effect.locally(currentRequestId, requestId),
+          Effect.annotateLogs("requestId", requestId)
+        )
+        // A guard's own answer (a rate limit, a refused body) never reached the API: it is written after this.
+        return written ? response : yield* answer(response)
+      }))
   })

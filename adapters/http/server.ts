@@ -1,6 +1,6 @@
 // The HTTP server: the derived API with its docs, the media links, the editor page, and the
 // request guards (bodies read under caps and deadlines, every refusal a JSON answer).
-import { type HttpApi, HttpApiBuilder, HttpApiSwagger, HttpServer, HttpServerResponse, type HttpApp } from "@effect/platform"
+import { type HttpApi, HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer, HttpServerResponse, type HttpApp } from "@effect/platform"
 import { Duration, Effect, Layer } from "effect"
 import { Transactor } from "../../domain/ports/transactor.ts"
 import { ReelwrightApi } from "./api.ts"
@@ -65,6 +65,8 @@ export const HttpAppLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(ApiLive),
   // The request log names routes from the router the API and the routes above were added to.
   Layer.provide([TrustProxyRequestId.fromEnv, HttpApiBuilder.Router.Live]),
+  // withRequestLog opens each request's server span, named by its route and without the URL or headers.
+  HttpMiddleware.withTracerDisabledWhen(() => true),
   HttpServer.withLogAddress
 )
 

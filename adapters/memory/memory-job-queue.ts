@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto"
 import { Clock, Deferred, Effect, Layer, Option, Ref } from "effect"
 import { PLAN_RULES } from "../../domain/plans.ts"
-import { holdsLease, type Job, JobQueue, type Lane, LANES, type LaneStats } from "../../domain/ports/job-queue.ts"
+import { holdsLease, type ClaimedJob, type Job, JobQueue, type Lane, LANES, type LaneStats } from "../../domain/ports/job-queue.ts"
 import { MemoryDatabase, type Tables, updateRow, withRow } from "./memory-database.ts"
 
 /** The first instant `claim` may take the job, or undefined when it never will as things stand. */
@@ -112,14 +112,15 @@ export const MemoryJobQueueLive = Layer.effect(
             dedupeKey: input.dedupeKey,
             lastError: null,
             workspaceId: input.workspaceId ?? null,
-            claimedBy: null
+            claimedBy: null,
+            traceParent: input.traceParent ?? null
           }
           return [Option.some(job), { ...t, jobs: withRow(t.jobs, job.id, job) }]
         }).pipe(Effect.tap(() => wake(input.lane)), Effect.withSpan("MemoryJobQueue.enqueue")),
       claim: (lane, leaseMs, claimedBy) =>
         Clock.currentTimeMillis.pipe(
           Effect.flatMap((now) =>
-            db.modify((t): readonly [Option.Option<Job>, Tables] => {
+            db.modify((t): readonly [Option.Option<ClaimedJob>, Tables] => {
               const due = dueJob(t, lane, now)
               if (due === undefined) return [Option.none(), t]
               const claimed: Job = {
@@ -129,7 +130,7 @@ export const MemoryJobQueueLive = Layer.effect(
                 lockedUntil: now + leaseMs,
                 claimedBy
               }
-              return [Option.some(claimed), { ...t, jobs: withRow(t.jobs, claimed.id, claimed) }]
+              return [Option.some({ ...claimed, reclaimed: due.status === "running" }), { ...t, jobs: withRow(t.jobs, claimed.id, claimed) }]
             })
           ),
           Effect.withSpan("MemoryJobQueue.claim")

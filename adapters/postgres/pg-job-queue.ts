@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto"
 import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import { Clock, type Duration, Effect, Layer, Option, Schema } from "effect"
 import { PLAN_RULES, PLANS } from "../../domain/plans.ts"
-import { holdsLease, type Job, JobQueue, type Lane, LANES, type LaneStats } from "../../domain/ports/job-queue.ts"
+import { type ClaimedJob, holdsLease, type Job, JobQueue, type Lane, LANES, type LaneStats } from "../../domain/ports/job-queue.ts"
 import { JOBS_CHANNEL, makeJobWakeups } from "./pg-job-wakeups.ts"
 import { rowDecoder } from "./pg-rows.ts"
 import { jsonText, NumberFromBigint } from "./pg-values.ts"
@@ -26,18 +26,23 @@ const JobRow = Schema.Struct({
   dedupe_key: Schema.NullOr(Schema.String),
   last_error: Schema.NullOr(Schema.String),
   workspace_id: Schema.NullOr(Schema.String),
-  claimed_by: Schema.NullOr(Schema.String)
+  claimed_by: Schema.NullOr(Schema.String),
+  trace_parent: Schema.NullOr(Schema.String)
 }).pipe(Schema.rename({
   run_at: "runAt",
   locked_until: "lockedUntil",
   dedupe_key: "dedupeKey",
   last_error: "lastError",
   workspace_id: "workspaceId",
-  claimed_by: "claimedBy"
+  claimed_by: "claimedBy",
+  trace_parent: "traceParent"
 }))
 
 const jobRows = rowDecoder("jobs", JobRow)
-const candidateRows = rowDecoder("jobs", Schema.Struct({ id: Schema.String, workspace_id: Schema.NullOr(Schema.String) }))
+const candidateRows = rowDecoder(
+  "jobs",
+  Schema.Struct({ id: Schema.String, workspace_id: Schema.NullOr(Schema.String), reclaimed: Schema.Boolean })
+)
 /** Null when the workspace's plan has no cap in PLAN_CAPS. */
 const fullnessRows = rowDecoder("workspaces", Schema.Struct({ full: Schema.NullOr(Schema.Boolean) }))
 const nextRunRows = rowDecoder("jobs", Schema.Struct({ next: Schema.NullOr(NumberFromBigint) }))
@@ -63,7 +68,7 @@ const CLAIM_LOCK_SPACE = 720_311
 
 /** One claim attempt: a job, none due, or a candidate whose workspace turned out full once locked. */
 type Attempt =
-  | { readonly _tag: "Claimed"; readonly job: Option.Option<Job> }
+  | { readonly _tag: "Claimed"; readonly job: Option.Option<ClaimedJob> }
   | { readonly _tag: "Full"; readonly workspaceId: string }
 
 export interface PgJobQueueOptions {
@@ -99,9 +104,9 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
         enqueue: (input) =>
           Effect.suspend(() =>
             sql`WITH added AS (
-              INSERT INTO jobs (id, lane, kind, payload, run_at, attempts, status, dedupe_key, workspace_id)
+              INSERT INTO jobs (id, lane, kind, payload, run_at, attempts, status, dedupe_key, workspace_id, trace_parent)
               VALUES (${randomUUID()}, ${input.lane}, ${input.kind}, ${jsonText(input.payload)}, ${input.runAt}, 0,
-                'queued', ${input.dedupeKey}, ${input.workspaceId ?? null})
+                'queued', ${input.dedupeKey}, ${input.workspaceId ?? null}, ${input.traceParent ?? null})
               ON CONFLICT (dedupe_key) DO NOTHING
               RETURNING *
             )
@@ -135,7 +140,9 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
                     WHERE lane = ${lane} AND status = 'running' AND locked_until < ${now} AND ${underCap(full)}
                     ORDER BY locked_until LIMIT 1 FOR UPDATE SKIP LOCKED
                   )
-                  SELECT id, workspace_id FROM (SELECT * FROM queued UNION ALL SELECT * FROM leased) AS candidates
+                  SELECT id, workspace_id, reclaimed FROM (
+                    SELECT *, false AS reclaimed FROM queued UNION ALL SELECT *, true AS reclaimed FROM leased
+                  ) AS candidates
                   ORDER BY run_at, seq LIMIT 1`.pipe(Effect.flatMap(candidateRows.first))
               // The count in `candidate` may miss a claim committed while it ran: under the workspace's lock,
               // taken after the candidate's row, a fresh count sees every claim of the workspace before it.
@@ -154,13 +161,14 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
                 sql.withTransaction(Effect.gen(function*() {
                   const found = yield* candidate(full)
                   if (Option.isNone(found)) return { _tag: "Claimed", job: Option.none() } satisfies Attempt
-                  const { id, workspace_id: workspaceId } = found.value
+                  const { id, workspace_id: workspaceId, reclaimed } = found.value
                   if (workspaceId !== null && (yield* isFull(workspaceId))) {
                     return { _tag: "Full", workspaceId } satisfies Attempt
                   }
-                  return { _tag: "Claimed", job: yield* take(id) } satisfies Attempt
+                  const job = yield* take(id)
+                  return { _tag: "Claimed", job: Option.map(job, (taken) => ({ ...taken, reclaimed })) } satisfies Attempt
                 }))
-              const claimPassingOver = (full: ReadonlyArray<string>): Effect.Effect<Option.Option<Job>, SqlError.SqlError> =>
+              const claimPassingOver = (full: ReadonlyArray<string>): Effect.Effect<Option.Option<ClaimedJob>, SqlError.SqlError> =>
                 Effect.flatMap(attempt(full), (result: Attempt) =>
                   result._tag === "Claimed" ? Effect.succeed(result.job) : claimPassingOver([...full, result.workspaceId]))
               return claimPassingOver([])

@@ -22,7 +22,15 @@ export interface Job {
   readonly workspaceId: string | null
   /** The worker that claimed it last (`host:pid`), so an operator can tell who holds a running job; null before any claim. */
   readonly claimedBy: string | null
+  /**
+   * The W3C `traceparent` of the span that queued the job, so that the job's spans join the trace of the
+   * request that caused it; null when tracing was off.
+   */
+  readonly traceParent: string | null
 }
+
+/** A job a claim just took: `reclaimed` when it was running under a lapsed lease (its worker crashed or stalled). */
+export type ClaimedJob = Job & { readonly reclaimed: boolean }
 
 /** A job a worker holds: running under a lease that lapses at `lockedUntil`. */
 export type LeasedJob = Job & { readonly status: "running"; readonly lockedUntil: number }
@@ -55,6 +63,7 @@ export interface JobQueueShape {
     readonly dedupeKey: string | null
     /** Left out for work of no workspace's, and for quick jobs that must never wait behind a workspace's cap (webhook deliveries). */
     readonly workspaceId?: string
+    readonly traceParent?: string
   }) => Effect.Effect<Option.Option<Job>>
   /**
    * Takes the oldest due job of the lane (queued, or running with an expired lease) and leases it,
@@ -62,7 +71,7 @@ export interface JobQueueShape {
    * of any lane holding a live lease). Claimers in any number of processes never exceed a cap; a job of
    * a workspace with no record is not capped.
    */
-  readonly claim: (lane: Lane, leaseMs: number, claimedBy: string) => Effect.Effect<Option.Option<Job>>
+  readonly claim: (lane: Lane, leaseMs: number, claimedBy: string) => Effect.Effect<Option.Option<ClaimedJob>>
   readonly extendLease: (id: string, leaseMs: number) => Effect.Effect<void>
   readonly complete: (id: string) => Effect.Effect<void>
   /** Back to queued, not before `runAt`, after a crash: the claim counts toward the crash limit. */

@@ -2,10 +2,12 @@
 // it runs. A handler decides its own retries (webhooks follow the domain schedule); a crash is
 // retried a few times with a short backoff, then the job goes dead and its handler cleans up. A job
 // cancelled in the queue (by any process) is interrupted where it stands: its tools are killed.
-import { Cause, Clock, Duration, Effect, Exit, Fiber, Option, Ref, Schedule } from "effect"
-import { type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
+import { Cause, Clock, Duration, Effect, Exit, Fiber, Metric, Option, Ref, Schedule } from "effect"
+import { type ClaimedJob, type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
 import type { JobHandler } from "./job.ts"
+import { currentJobKind, jobDuration, jobsRun, leasesReclaimed } from "./metrics.ts"
 import { clearJobScratch, CurrentJobId } from "./scratch-space.ts"
+import { spanOfTraceParent } from "./trace-context.ts"
 import { WORKER_ID } from "./worker-id.ts"
 
 /** A claimed job is someone else's to take once its lease lapses: the claimer crashed or stalled. */
@@ -49,6 +51,25 @@ const jobAnnotations = (job: Job): Record<string, unknown> => {
   }
 }
 
+type RunOutcome = "done" | "retry" | "crashed" | "dead" | "cancelled"
+
+/** One ended run in the metrics: its outcome, and how long it ran. */
+const recordRun = (job: Job, outcome: RunOutcome, durationMs: number) =>
+  Effect.zipRight(
+    Metric.increment(Metric.tagged(Metric.tagged(jobsRun, "kind", job.kind), "outcome", outcome)),
+    Metric.update(Metric.tagged(jobDuration, "kind", job.kind), durationMs / 1000)
+  )
+
+/** The job's spans continue the trace of the span that queued it (the request, or the job before). */
+const jobSpan = (job: Job) => {
+  const parent = spanOfTraceParent(job.traceParent)
+  return Effect.withSpan("JobRunner.execute", {
+    kind: "consumer",
+    attributes: { "job.kind": job.kind, "job.id": job.id, "job.attempt": job.attempts, "job.lane": job.lane },
+    ...(Option.isSome(parent) ? { parent: parent.value } : {})
+  })
+}
+
 export const makeJobRunner = <R>(
   handlers: ReadonlyArray<JobHandler<R>>,
   { cancelCheckMs = DEFAULT_CANCEL_CHECK_MS, leaseMs = DEFAULT_LEASE_MS }: {
@@ -89,6 +110,7 @@ export const makeJobRunner = <R>(
       if (job.attempts > MAX_CRASHES) {
         const error = `the worker stopped ${job.attempts - 1} times while running this job`
         yield* Effect.logError("job dead").pipe(Effect.annotateLogs({ error }))
+        yield* recordRun(job, "dead", 0)
         yield* queue.kill(job.id, error)
         return yield* handler.onDead(job, error)
       }
@@ -103,7 +125,13 @@ export const makeJobRunner = <R>(
       const started = yield* Clock.currentTimeMillis
       // Losing the race interrupts the handler; its finalizers (scratch folders, child processes) run first.
       const finished = yield* Effect.race(
-        handler.run(job).pipe(Effect.locally(CurrentJobId, job.id), Effect.sandbox, Effect.either, Effect.map(Option.some)),
+        handler.run(job).pipe(
+          Effect.locally(CurrentJobId, job.id),
+          Effect.locally(currentJobKind, job.kind),
+          Effect.sandbox,
+          Effect.either,
+          Effect.map(Option.some)
+        ),
         Effect.as(whenCancelled(job.id), Option.none())
       )
       yield* Fiber.interrupt(renew)
@@ -111,12 +139,14 @@ export const makeJobRunner = <R>(
       const annotations = { durationMs: ended - started }
       // Whatever the handler did after the cancel (a crash on the changed record included) is not to be retried.
       if (Option.isNone(finished) || (yield* isCancelled(job.id))) {
+        yield* recordRun(job, "cancelled", annotations.durationMs)
         return yield* Effect.logInfo("job cancelled").pipe(Effect.annotateLogs(annotations))
       }
       const outcome = finished.value
       if (outcome._tag === "Left") {
         const error = describeCrash(outcome.left)
         yield* Effect.logError("job crashed", outcome.left).pipe(Effect.annotateLogs(annotations))
+        yield* recordRun(job, job.attempts >= MAX_CRASHES ? "dead" : "crashed", annotations.durationMs)
         if (job.attempts >= MAX_CRASHES) {
           yield* Effect.logError("job dead").pipe(Effect.annotateLogs({ error }))
           yield* queue.kill(job.id, error)
@@ -130,6 +160,7 @@ export const makeJobRunner = <R>(
       const told = result._tag === "Done" ? annotations : { ...annotations, error: result.error }
       // A failed video or removal was logged by its lifecycle (a warning): its job still ends Done.
       yield* (result._tag === "Dead" ? Effect.logError("job dead") : Effect.logInfo(`job ${result._tag}`)).pipe(Effect.annotateLogs(told))
+      yield* recordRun(job, result._tag === "Done" ? "done" : result._tag === "RetryAt" ? "retry" : "dead", annotations.durationMs)
       switch (result._tag) {
         case "Done":
           return yield* queue.complete(job.id)
@@ -138,14 +169,15 @@ export const makeJobRunner = <R>(
         case "Dead":
           return yield* queue.kill(job.id, result.error)
       }
-    }).pipe(Effect.scoped, Effect.annotateLogs(jobAnnotations(job)), Effect.withSpan("JobRunner.execute", { attributes: { kind: job.kind } }))
+    }).pipe(Effect.scoped, Effect.annotateLogs(jobAnnotations(job)), jobSpan(job))
 
   /** Claims one due job of the lane and runs it with `run`; false when none was due. */
-  const claimNext = <E, R2>(lane: Lane, run: (job: Job) => Effect.Effect<void, E, R2>) =>
+  const claimNext = <E, R2>(lane: Lane, run: (job: ClaimedJob) => Effect.Effect<void, E, R2>) =>
     Effect.flatMap(JobQueue, (queue) => queue.claim(lane, leaseMs, WORKER_ID)).pipe(
       Effect.flatMap(Option.match({
         onNone: () => Effect.succeed(false),
-        onSome: (job) => Effect.as(run(job), true)
+        onSome: (job) =>
+          Effect.as(Effect.zipRight(job.reclaimed ? Metric.increment(Metric.tagged(leasesReclaimed, "lane", lane)) : Effect.void, run(job)), true)
       }))
     )
 

@@ -4,6 +4,7 @@
 // on one side does not compile.
 import { Clock, Effect, Option, Schema } from "effect"
 import { type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
+import { currentTraceParent } from "./trace-context.ts"
 
 export interface JobType<Kind extends string, P, I> {
   readonly kind: Kind
@@ -43,13 +44,15 @@ export const enqueue = <Kind extends string, P, I>(type: JobType<Kind, P, I>, pa
   Effect.gen(function*() {
     const encoded = yield* Schema.encode(type.payload)(payload).pipe(Effect.orDie)
     const runAt = options.runAt ?? (yield* Clock.currentTimeMillis)
+    const traceParent = yield* currentTraceParent
     return yield* (yield* JobQueue).enqueue({
       lane: type.lane,
       kind: type.kind,
       payload: encoded,
       runAt,
       dedupeKey: options.dedupeKey,
-      ...(options.workspaceId === undefined ? {} : { workspaceId: options.workspaceId })
+      ...(options.workspaceId === undefined ? {} : { workspaceId: options.workspaceId }),
+      ...Option.match(traceParent, { onNone: () => ({}), onSome: (value) => ({ traceParent: value }) })
     })
   }).pipe(Effect.withSpan("enqueue", { attributes: { kind: type.kind } }))
 

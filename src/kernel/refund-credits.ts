@@ -2,6 +2,7 @@
 // charge's key with ":refund", so a repeat posts nothing new). Shared by videos and caption removals.
 import { Effect } from "effect"
 import { Ledger } from "../../domain/ports/ledger.ts"
+import { countRefund, postedNow } from "./credit-metrics.ts"
 import { newId } from "./secrets.ts"
 
 /** Refunds the work's credit charges at `at`; answers how many credits went back. */
@@ -10,7 +11,7 @@ export const refundCredits = (workKey: string, at: string) =>
     const ledger = yield* Ledger
     let refunded = 0
     for (const charge of (yield* ledger.entriesForWork(workKey)).filter((e) => e.amount < 0)) {
-      yield* ledger.post({
+      const refund = {
         id: newId(),
         workspaceId: charge.workspaceId,
         key: `${charge.key}:refund`,
@@ -20,7 +21,9 @@ export const refundCredits = (workKey: string, at: string) =>
         workKey: charge.workKey,
         videoId: charge.videoId,
         at
-      }).pipe(Effect.orDie) // a refund is never refused
+      } as const
+      const entry = yield* ledger.post(refund).pipe(Effect.orDie) // a refund is never refused
+      if (postedNow(refund, entry)) yield* countRefund(charge.operation, entry.amount)
       refunded += -charge.amount
     }
     return refunded

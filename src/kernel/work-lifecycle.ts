@@ -2,13 +2,14 @@
 // kind declares its store, its state machine and what its effects do; the lifecycle applies an event to
 // the held record with all it causes (the record, its webhook event, its refund, its next job) in one
 // transaction, ends running work as failed once, and records the steps of the kind's job.
-import { Duration, Effect, Either, Option } from "effect"
+import { Duration, Effect, Either, FiberRef, Metric, Option } from "effect"
 import type { WorkFailed } from "../../domain/errors.ts"
 import type { JobQueue } from "../../domain/ports/job-queue.ts"
 import type { Outbox } from "../../domain/ports/outbox.ts"
 import { Transactor } from "../../domain/ports/transactor.ts"
 import type { Emit, IllegalTransition } from "../../domain/video.ts"
 import { redactUrl } from "../../domain/webhooks.ts"
+import { currentJobKind, stepDuration } from "./metrics.ts"
 import { nowIso } from "./now.ts"
 import { queueWebhookEvent } from "./queue-webhook-event.ts"
 
@@ -158,11 +159,15 @@ export const workLifecycle = <Rec extends WorkRecord, Ev extends { readonly at: 
       Effect.timed,
       Effect.tap(([duration]) =>
         Effect.logInfo(`${stepLog} ${name} done`).pipe(
-          Effect.annotateLogs({ [idKey]: record.id, step: name, durationMs: Math.round(Duration.toMillis(duration)) })
+          Effect.annotateLogs({ [idKey]: record.id, step: name, durationMs: Math.round(Duration.toMillis(duration)) }),
+          Effect.zipRight(FiberRef.get(currentJobKind)),
+          Effect.flatMap((kind) =>
+            Metric.update(Metric.tagged(Metric.tagged(stepDuration, "kind", kind), "step", name), Duration.toSeconds(duration))
+          )
         )
       ),
       Effect.map(([, a]) => a),
-      Effect.withSpan(`${kind.name}.step.${name}`, { attributes: { [idKey]: record.id } })
+      Effect.withSpan(`${kind.name}.step.${name}`, { attributes: { [idKey]: record.id, step: name } })
     )
 
   return { idKey, store: kind.store, held, apply, fail, step }

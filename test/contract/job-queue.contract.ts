@@ -78,10 +78,20 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
           dedupeKey: input.dedupeKey,
           lastError: null,
           workspaceId: null,
-          claimedBy: null
+          claimedBy: null,
+          traceParent: null
         })
         expect(Option.getOrThrow(yield* jobs.get(job.id))).toEqual(job)
         expect(Option.isNone(yield* jobs.get(randomUUID()))).toBe(true)
+      }))
+
+    queueTest("keeps the trace context a job was queued with", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const traceParent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        const job = Option.getOrThrow(yield* enqueue({ ...aJob("media", now), traceParent }))
+        expect(job.traceParent).toBe(traceParent)
+        expect(Option.getOrThrow(yield* jobs.claim("media", LEASE, WORKER))).toMatchObject({ id: job.id, traceParent })
       }))
 
     queueTest("adds a job with a used dedupe key never again", (enqueue, now) =>
@@ -112,8 +122,9 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
         expect(Option.isNone(yield* jobs.claim("media", LEASE, WORKER))).toBe(true)
         yield* TestClock.adjust(1)
         const claimed = Option.getOrThrow(yield* jobs.claim("media", LEASE, WORKER))
-        expect(claimed).toEqual({ ...early, status: "running", attempts: 1, lockedUntil: now + 2_000 + LEASE, claimedBy: WORKER })
-        expect(Option.getOrThrow(yield* jobs.get(early.id))).toEqual(claimed)
+        expect(claimed).toEqual({ ...early, status: "running", attempts: 1, lockedUntil: now + 2_000 + LEASE, claimedBy: WORKER, reclaimed: false })
+        const { reclaimed: _, ...stored } = claimed
+        expect(Option.getOrThrow(yield* jobs.get(early.id))).toEqual(stored)
         expect(Option.isNone(yield* jobs.claim("media", LEASE, WORKER))).toBe(true)
         expect(yield* jobs.nextRunAt("media")).toEqual(Option.some(now + 5_000))
 
@@ -127,7 +138,7 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
         const jobs = yield* JobQueue
         const job = Option.getOrThrow(yield* enqueue(aJob("media", now)))
         const first = Option.getOrThrow(yield* jobs.claim("media", 1_000, WORKER))
-        expect(first).toMatchObject({ id: job.id, attempts: 1, status: "running", lockedUntil: now + 1_000 })
+        expect(first).toMatchObject({ id: job.id, attempts: 1, status: "running", lockedUntil: now + 1_000, reclaimed: false })
         expect(Option.isNone(yield* jobs.claim("media", 1_000, WORKER))).toBe(true)
 
         const reclaimAt = Option.getOrThrow(yield* jobs.nextRunAt("media"))
@@ -136,7 +147,8 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
         expect(reclaimAt).toBeGreaterThan(now + 1_000)
         yield* TestClock.setTime(reclaimAt)
         const second = Option.getOrThrow(yield* jobs.claim("media", 1_000, WORKER))
-        expect(second).toMatchObject({ id: job.id, attempts: 2, status: "running", lockedUntil: reclaimAt + 1_000 })
+        // Taken from a worker whose lease lapsed: the claim says so (operators count these).
+        expect(second).toMatchObject({ id: job.id, attempts: 2, status: "running", lockedUntil: reclaimAt + 1_000, reclaimed: true })
       }))
 
     queueTest("records the worker that claimed a job last", (enqueue, now) =>

@@ -358,7 +358,8 @@ if (skipReason !== undefined) {
           { migration_id: 15, name: "video_language" },
           { migration_id: 16, name: "video_transcript" },
           { migration_id: 17, name: "workspace_vocabularies" },
-          { migration_id: 18, name: "job_claimers" }
+          { migration_id: 18, name: "job_claimers" },
+          { migration_id: 19, name: "job_trace_parents" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))

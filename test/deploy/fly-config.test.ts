@@ -27,6 +27,7 @@ interface FlyConfig {
   }
   readonly checks?: Readonly<Record<string, Check>>
   readonly vm: ReadonlyArray<{ readonly processes?: ReadonlyArray<string> }>
+  readonly metrics?: { readonly port: number; readonly path: string }
 }
 
 const fly = parse(readFileSync("fly.toml", "utf8")) as unknown as FlyConfig
@@ -91,6 +92,13 @@ describe("fly.toml", () => {
     const grace = Number(fly.env.SHUTDOWN_GRACE_SECONDS ?? DEFAULT_SHUTDOWN_GRACE_SECONDS)
     expect(seconds(fly.kill_timeout)).toBeGreaterThan(grace)
     expect(seconds(fly.kill_timeout)).toBeGreaterThan(DEFAULT_SHUTDOWN_GRACE_SECONDS)
+  })
+
+  it("has Fly scrape the metrics port every Machine serves, off the public service", () => {
+    expect(fly.metrics).toEqual({ port: Number(fly.env["METRICS_PORT"]), path: "/metrics" })
+    expect(fly.metrics!.port).not.toBe(fly.http_service.internal_port)
+    // Fly's scraper reaches Machines over the private IPv6 network.
+    expect(fly.env["METRICS_HOST"]).toBe("::")
   })
 
   it("checks paths the service answers with 200", async () => {

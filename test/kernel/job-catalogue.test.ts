@@ -20,7 +20,8 @@ const jobOf = (kind: string, payload: unknown): Job => ({
   dedupeKey: null,
   lastError: null,
   workspaceId: null,
-  claimedBy: null
+  claimedBy: null,
+  traceParent: null
 })
 
 describe("job catalogue", () => {

@@ -11,6 +11,7 @@ import { captionCredits } from "../../../domain/pricing.ts"
 import { checkSource } from "../../../domain/rules.ts"
 import type { VideoRecord } from "../../../domain/video.ts"
 import { Done, handle } from "../../kernel/job.ts"
+import { recordRealtimeFactor, transcriptionRealtimeFactor } from "../../kernel/metrics.ts"
 import { GenerateCaptions } from "../../kernel/job-catalogue.ts"
 import { videoWork } from "../../kernel/video-work.ts"
 import { chargeWork } from "../../shared/credits/charge-work.ts"
@@ -54,10 +55,16 @@ export const generateCaptions = (videoId: string) =>
         language: video.language ?? undefined,
         vocabulary: yield* (yield* WorkspaceStore).getVocabulary(video.workspaceId)
       }
+      const transcriber = yield* Transcriber
       const heard = yield* videoWork.step(
         initial,
         "transcribing",
-        chargeCaptions(video, facts.durationSeconds).pipe(Effect.zipRight((yield* Transcriber).transcribe(wav, hints)))
+        Effect.annotateCurrentSpan({ "media.duration_seconds": facts.durationSeconds, "transcriber.engine": transcriber.name }).pipe(
+          Effect.zipRight(chargeCaptions(video, facts.durationSeconds)),
+          Effect.zipRight(transcriber.transcribe(wav, hints).pipe(Effect.timed)),
+          Effect.tap(([took]) => recordRealtimeFactor(transcriptionRealtimeFactor, { engine: transcriber.name }, took, facts.durationSeconds)),
+          Effect.map(([, words]) => words)
+        )
       )
       if (heard.length === 0) {
         return yield* new WorkFailed({

@@ -11,6 +11,7 @@ import { RenderOptions } from "../../../domain/rules.ts"
 import { type VideoRecord, workKey } from "../../../domain/video.ts"
 import { Done, handle } from "../../kernel/job.ts"
 import { RenderVideo } from "../../kernel/job-catalogue.ts"
+import { recordRealtimeFactor, renderRealtimeFactor } from "../../kernel/metrics.ts"
 import { videoWork } from "../../kernel/video-work.ts"
 import { localSource, withScratchDir } from "../../shared/media/scratch.ts"
 import { captionsToBurn } from "../videos/get-video-captions.ts"
@@ -82,7 +83,15 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
           }),
           (timeline) => Effect.flatMap(TimelineRenderer, (renderer) => renderer.render({ timeline, output, workDir: `${dir}/timeline`, onProgress }))
         )
-      yield* encode.pipe(Effect.timed, Effect.tap(([d]) => Effect.logInfo("render encoded").pipe(Effect.annotateLogs({ videoId, durationMs: Math.round(Duration.toMillis(d)) }))))
+      yield* Effect.annotateCurrentSpan({ "media.duration_seconds": durationSeconds, "media.width": width, "media.height": height, "video.kind": video.kind })
+      yield* encode.pipe(
+        Effect.timed,
+        Effect.tap(([d]) =>
+          Effect.logInfo("render encoded").pipe(
+            Effect.annotateLogs({ videoId, durationMs: Math.round(Duration.toMillis(d)) }),
+            Effect.zipRight(recordRealtimeFactor(renderRealtimeFactor, { kind: video.kind }, d, durationSeconds))
+          ))
+      )
       if (reporter !== null) yield* Fiber.interrupt(reporter)
       const thumb = `${dir}/thumbnail.jpg`
       yield* media.thumbnail(output, thumb, Math.min(1, durationSeconds / 2))

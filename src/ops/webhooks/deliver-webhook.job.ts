@@ -1,7 +1,7 @@
 // Delivers one stored event: one attempt per run, the next one scheduled by the domain's table,
 // measured from the end of the failed attempt. The attempt's timeout runs on Effect's clock. A
 // redelivery is a new series of attempts, numbered and scheduled as the first was.
-import { Clock, Duration, Effect, Option } from "effect"
+import { Clock, Duration, Effect, Metric, Option } from "effect"
 import { Outbox } from "../../../domain/ports/outbox.ts"
 import { type DeliveryOutcome, WebhookTransport } from "../../../domain/ports/webhook-transport.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
@@ -15,7 +15,12 @@ import {
 } from "../../../domain/webhooks.ts"
 import { Done, handle, type JobOutcome } from "../../kernel/job.ts"
 import { DeliverWebhook } from "../../kernel/job-catalogue.ts"
+import { webhookDeliveries } from "../../kernel/metrics.ts"
 import { signWebhook } from "../../kernel/webhook-signature.ts"
+
+/** One attempt in the metrics: delivered, failed (another follows) or dropped (the last one failed). */
+const countAttempt = (outcome: "delivered" | "failed" | "dropped", attempt: number) =>
+  Metric.increment(Metric.tagged(Metric.tagged(webhookDeliveries, "outcome", outcome), "attempt", String(attempt)))
 
 const timedOut: DeliveryOutcome = { _tag: "Unreachable", error: `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` }
 
@@ -63,8 +68,15 @@ export const deliverWebhook = (
       target: redactUrl(event.url)
     })
     const annotations = { eventId, event: event.name, series, attempt, target: redactUrl(event.url), durationMs: endedAt - startedAt }
+    yield* Effect.annotateCurrentSpan({
+      "webhook.event": event.name,
+      "webhook.attempt": attempt,
+      "webhook.target": redactUrl(event.url),
+      ...(outcome._tag === "Answered" ? { "http.response.status_code": outcome.status } : { error: outcome.error })
+    })
     if (outcome._tag === "Answered" && isAcknowledged(outcome.status)) {
       yield* outbox.setState(eventId, "delivered")
+      yield* countAttempt("delivered", attempt)
       yield* Effect.logInfo("webhook delivered").pipe(Effect.annotateLogs(annotations))
       return Done
     }
@@ -72,9 +84,11 @@ export const deliverWebhook = (
     const next = nextAttemptAt(attempt, endedAt)
     if (next === null) {
       yield* outbox.setState(eventId, "dropped")
+      yield* countAttempt("dropped", attempt)
       yield* Effect.logWarning(`webhook dropped after ${attempt} attempts: ${failure}`).pipe(Effect.annotateLogs(annotations))
       return { _tag: "Dead", error: `dropped after ${attempt} attempts: ${failure}` } as const
     }
+    yield* countAttempt("failed", attempt)
     yield* Effect.logInfo(`webhook attempt failed: ${failure}`).pipe(Effect.annotateLogs(annotations))
     return { _tag: "RetryAt", at: next, error: failure } as const
   }).pipe(Effect.withSpan("deliverWebhook", { attributes: { eventId, series } }))

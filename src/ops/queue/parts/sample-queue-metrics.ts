@@ -1,0 +1,17 @@
+// The queue's gauges, read from the store when metrics are scraped: every process that serves metrics
+// sees the same queue, so dashboards take the max across instances, never the sum.
+import { Clock, Effect, Metric } from "effect"
+import { JobQueue } from "../../../../domain/ports/job-queue.ts"
+import { queueJobs, queueOldestReadyAge } from "../../../kernel/metrics.ts"
+
+const STATES = ["ready", "running", "scheduled", "dead"] as const
+
+export const sampleQueueMetrics = Effect.gen(function*() {
+  const now = yield* Clock.currentTimeMillis
+  for (const lane of yield* (yield* JobQueue).laneStats(now)) {
+    for (const state of STATES) {
+      yield* Metric.set(Metric.tagged(Metric.tagged(queueJobs, "lane", lane.lane), "state", state), lane[state])
+    }
+    yield* Metric.set(Metric.tagged(queueOldestReadyAge, "lane", lane.lane), (lane.oldestReadyAgeMs ?? 0) / 1000)
+  }
+})
