@@ -3,7 +3,7 @@
 // processes too: the job row's traceparent carries the flag). Spans of unsampled traces still carry
 // their trace's ids, so context propagates, but record nothing and are never exported: a busy API pays
 // for the traces it keeps only.
-import { Config, ConfigError, Either, Option, Tracer } from "effect"
+import { Config, ConfigError, Either, type Exit, Option, Tracer } from "effect"
 import { randomBytes } from "node:crypto"
 
 const SAMPLERS = ["always_on", "always_off", "traceidratio", "parentbased_always_on", "parentbased_always_off", "parentbased_traceidratio"] as const
@@ -24,37 +24,44 @@ export const SamplingRatioConfig: Config.Config<number> = Config.all({
     : Either.left(ConfigError.InvalidData(["OTEL_TRACES_SAMPLER_ARG"], "must be between 0 and 1"))
 }))
 
-const hex = (bytes: number): string => randomBytes(bytes).toString("hex")
-
-/** A span of an unsampled trace: its ids for propagation, nothing recorded. */
-const unsampledSpan = (
-  name: string,
-  parent: Option.Option<Tracer.AnySpan>,
-  context: Tracer.Span["context"],
-  links: ReadonlyArray<Tracer.SpanLink>,
-  startTime: bigint,
-  kind: Tracer.SpanKind
-): Tracer.Span => {
-  const span: Tracer.Span & { status: Tracer.SpanStatus } = {
-    _tag: "Span",
-    name,
-    spanId: hex(8),
-    traceId: Option.match(parent, { onNone: () => hex(16), onSome: (p) => p.traceId }),
-    parent,
-    context,
-    status: { _tag: "Started", startTime },
-    attributes: new Map(),
-    links,
-    sampled: false,
-    kind,
-    end: (endTime, exit) => {
-      span.status = { _tag: "Ended", startTime, endTime, exit }
-    },
-    attribute: () => undefined,
-    event: () => undefined,
-    addLinks: () => undefined
+/** Random bytes drawn in blocks: one call per id would cost more than the unsampled span saves. */
+const pool = { bytes: randomBytes(4096), at: 0 }
+const hex = (bytes: number): string => {
+  if (pool.at + bytes > pool.bytes.length) {
+    pool.bytes = randomBytes(4096)
+    pool.at = 0
   }
-  return span
+  pool.at += bytes
+  return pool.bytes.toString("hex", pool.at - bytes, pool.at)
+}
+
+const NO_ATTRIBUTES: ReadonlyMap<string, unknown> = new Map()
+
+/** A span of an unsampled trace: its ids for propagation, nothing recorded (a class: one is made per span of every request). */
+class UnsampledSpan implements Tracer.Span {
+  readonly _tag = "Span"
+  readonly spanId = hex(8)
+  readonly traceId: string
+  readonly sampled = false
+  readonly attributes = NO_ATTRIBUTES
+  status: Tracer.SpanStatus
+  constructor(
+    readonly name: string,
+    readonly parent: Option.Option<Tracer.AnySpan>,
+    readonly context: Tracer.Span["context"],
+    readonly links: ReadonlyArray<Tracer.SpanLink>,
+    startTime: bigint,
+    readonly kind: Tracer.SpanKind
+  ) {
+    this.traceId = parent._tag === "Some" ? parent.value.traceId : hex(16)
+    this.status = { _tag: "Started", startTime }
+  }
+  end(endTime: bigint, exit: Exit.Exit<unknown, unknown>): void {
+    this.status = { _tag: "Ended", startTime: this.status.startTime, endTime, exit }
+  }
+  attribute(): void {}
+  event(): void {}
+  addLinks(): void {}
 }
 
 /** `tracer` for the sampled traces, unsampled spans for the rest; `ratio` of new traces are sampled. */
@@ -64,7 +71,7 @@ export const sampledTracer = (tracer: Tracer.Tracer, ratio: number, random: () =
       const sampled = Option.match(parent, { onNone: () => ratio >= 1 || random() < ratio, onSome: (p) => p.sampled })
       return sampled
         ? tracer.span(name, parent, context, links, startTime, kind, options)
-        : unsampledSpan(name, parent, context, links, startTime, kind)
+        : new UnsampledSpan(name, parent, context, links, startTime, kind)
     },
     context: (f, fiber) => tracer.context(f, fiber)
   })
