@@ -3,7 +3,9 @@
 # tools from Debian. The command picks the role: `src/main.ts api`, `src/main.ts worker`, or no
 # argument for both in one process; `src/migrate.ts` migrates the database and exits. NODE_ENV is
 # production, so the service refuses to start without DATABASE_URL and a bucket (see README).
-FROM node:20-bookworm-slim
+# Node 24, an LTS line with upstream support until April 2028 (22's ends April 2027; 20's ended April 2026);
+# package.json's engines lists the versions supported.
+FROM node:24-bookworm-slim
 
 # ffmpeg (libx264, aac, libass), pocketsphinx and its model (the transcriber of last resort), the speech
 # voice, the caption fonts, CA roots for https sources and webhooks, and libgomp1 for the whisper.cpp binding.
@@ -16,13 +18,12 @@ RUN apt-get update \
 WORKDIR /app
 ENV NODE_ENV=production PORT=8080 DATA_DIR=/data
 
-# Dependencies before the source, so a source change reuses this layer. npm ci refuses a lockfile
-# that lacks other platforms' optional packages; npm install then still keeps the locked versions.
-# ONNXRUNTIME_NODE_INSTALL=skip: onnxruntime-node's bundled CPU runtime is all the text detector uses; its
-# install step would otherwise download the CUDA provider from nuget.org.
-COPY package.json package-lock.json ./
-RUN export ONNXRUNTIME_NODE_INSTALL=skip \
- && (npm ci --omit=dev --no-audit --no-fund || npm install --omit=dev --no-audit --no-fund) \
+# Dependencies before the source, so a source change reuses this layer. npm ci installs exactly what
+# package-lock.json pins and fails when it is out of sync with package.json (fix that in the commit: run
+# npm install and commit the lock). .npmrc holds onnxruntime-node-install=skip: the package's bundled CPU
+# runtime is all the text detector uses, and its install step would otherwise download the CUDA provider.
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci --omit=dev --no-audit --no-fund \
  && npm cache clean --force
 
 # The whisper.cpp model captions are made with, downloaded at build time and checked against its

@@ -90,10 +90,24 @@ for entry in "${packages[@]}"; do
 done
 
 # Node comes first in the README's requirements; Debian's own nodejs is too old, so it is not installed here.
-has_command node || fail "Node.js 20 or newer is required: install it (https://nodejs.org, nvm or NodeSource), then run this again."
-has_command npm || fail "npm is missing: it ships with Node.js; reinstall Node.js 20 or newer."
-node_major="$(node -p 'process.versions.node.split(".")[0]')"
-[ "$node_major" -ge 20 ] || fail "Node.js $(node -v) is too old: Reelwright needs Node.js 20 or newer."
+# The versions package.json's engines field allows: 24 (what the image runs), 22.13+, or 20.19+.
+has_command node || fail "Node.js 24 is required (package.json also allows 22.13+ and 20.19+): install it (https://nodejs.org, nvm or NodeSource), then run this again."
+has_command npm || fail "npm is missing: it ships with Node.js; reinstall Node.js 24."
+node_version="$(node -p 'process.versions.node')"
+node_major="${node_version%%.*}"
+node_minor="$(echo "$node_version" | cut -d. -f2)"
+case "$node_major" in
+  24) ;;
+  22) [ "$node_minor" -ge 13 ] || fail "Node.js $node_version is too old: Reelwright needs Node.js 24, 22.13 or newer, or 20.19 or newer." ;;
+  20)
+    [ "$node_minor" -ge 19 ] || fail "Node.js $node_version is too old: Reelwright needs Node.js 24, 22.13 or newer, or 20.19 or newer."
+    say "warning: Node.js 20 left upstream support on 30 April 2026; Node.js 24 is recommended."
+    ;;
+  *)
+    [ "$node_major" -gt 24 ] || fail "Node.js $node_version is not supported: Reelwright needs Node.js 24, 22.13 or newer, or 20.19 or newer."
+    say "warning: Node.js $node_version is newer than Reelwright is tested with (24, 22, 20); npm ci will warn about package.json's engines."
+    ;;
+esac
 
 if [ "${#missing[@]}" -eq 0 ]; then
   say "system packages: all present"
@@ -121,34 +135,25 @@ else
   fi
 fi
 
-# npm ci installs exactly what the lockfile pins. It refuses a lockfile that lacks entries for other platforms'
-# optional packages (as one written against a registry mirror that lacks them does); npm install then still
-# keeps the locked versions. Without a lockfile there is nothing to pin to.
+# npm ci installs exactly what package-lock.json pins, and never writes it. A lock out of sync with
+# package.json is a mistake in the commit, not something to repair here: npm install would rewrite the lock
+# differently on every machine. onnxruntime-node's opt-out from downloading its CUDA provider is in .npmrc.
 npm_flags=(--no-audit --no-fund)
-# onnxruntime-node bundles its CPU runtime (the text detector uses only that); without this its install
-# step downloads the CUDA provider from nuget.org, which fails offline and is not needed.
-export ONNXRUNTIME_NODE_INSTALL=skip
+[ -f package-lock.json ] || fail "package-lock.json is missing: run 'npm install' and commit package-lock.json."
 if [ "$dry_run" = 1 ]; then
-  if [ -f package-lock.json ]; then
-    say "would run: npm ci ${npm_flags[*]} (npm install ${npm_flags[*]} if npm ci refuses the lockfile)"
-  else
-    say "would run: npm install ${npm_flags[*]}"
-  fi
-elif [ -f package-lock.json ]; then
+  say "would run: npm ci ${npm_flags[*]}"
+else
   say "running npm ci ${npm_flags[*]}"
   npm_log="$(mktemp -t reelwright-setup-npm.XXXXXX)"
   if npm ci "${npm_flags[@]}" </dev/null >"$npm_log" 2>&1; then
     cat "$npm_log"
-  elif grep -q "code EUSAGE" "$npm_log"; then
-    say "npm ci refused package-lock.json as out of sync with package.json (details: $npm_log); running npm install ${npm_flags[*]}"
-    npm install "${npm_flags[@]}" </dev/null || fail "'npm install' failed (see the npm output above)."
   else
     cat "$npm_log" >&2
+    if grep -q "code EUSAGE" "$npm_log"; then
+      fail "package-lock.json is out of sync with package.json (npm ci's output above): run 'npm install' and commit package-lock.json."
+    fi
     fail "'npm ci' failed (output above)."
   fi
-else
-  say "no package-lock.json: running npm install ${npm_flags[*]}"
-  npm install "${npm_flags[@]}" </dev/null || fail "'npm install' failed (see the npm output above)."
 fi
 
 # whisper.cpp captions real speech far better than pocketsphinx; the service uses the model once it is in

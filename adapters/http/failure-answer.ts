@@ -1,26 +1,43 @@
 // What a request gets when its route failed with something no handler answered: an unknown route a 404,
-// a known path with another method a 405, a refused body its 4xx, and any other defect a 500 whose
-// message quotes the request id its log line has. Each in the shape of the route's clients (refusal.ts).
-import type { HttpServerRequest } from "@effect/platform"
+// a known path with another method a 405 and OPTIONS a 204, both with Allow, a refused body its 4xx, and
+// any other defect a 500 whose message quotes the request id its log line has. Each in the shape of the
+// route's clients (refusal.ts).
+import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, FiberRef, Option } from "effect"
 import { BodyRefused } from "./request-body.ts"
 import { type Refusal, refusalResponse } from "./refusal.ts"
 import { currentRequestId } from "./request-log.ts"
-import { API_ROUTES } from "./route-table.ts"
+import { methodsAt } from "./route-table.ts"
 
 export const pathOf = (url: string): string => url.split("?")[0] ?? url
 
-const routeMissing = (request: HttpServerRequest.HttpServerRequest): Refusal => {
-  const methods = API_ROUTES.methodsAt(pathOf(request.url))
-  return methods.length === 0
-    ? { status: 404, code: "not_found", message: `No route ${request.method} ${pathOf(request.url).slice(0, 200)}.` }
-    : {
-      status: 405,
-      code: "method_not_allowed",
-      message: `${request.method} is not allowed here; use ${methods.join(" or ")}.`,
-      headers: { allow: methods.join(", ") }
+/** What a path answers: its routes' methods, HEAD with GET (the router serves it), and OPTIONS. */
+const allowOf = (methods: ReadonlyArray<string>): string =>
+  [...methods, ...(methods.includes("GET") && !methods.includes("HEAD") ? ["HEAD"] : []), "OPTIONS"].join(", ")
+
+/**
+ * No route for the method. OPTIONS is answered here for every known path, without CORS: only the OAuth
+ * endpoints serve browsers, and they answer their own preflights.
+ */
+const routeMissing = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.map(HttpApiBuilder.Router.router, (router) => {
+    const path = pathOf(request.url)
+    const methods = methodsAt(router, path)
+    if (methods.length > 0 && request.method === "OPTIONS") {
+      return HttpServerResponse.empty({ status: 204, headers: { allow: allowOf(methods) } })
     }
-}
+    return refusalResponse(
+      path,
+      methods.length === 0
+        ? { status: 404, code: "not_found", message: `No route ${request.method} ${path.slice(0, 200)}.` }
+        : {
+          status: 405,
+          code: "method_not_allowed",
+          message: `${request.method} is not allowed here; use ${methods.join(" or ")}.`,
+          headers: { allow: allowOf(methods) }
+        }
+    )
+  })
 
 const bodyRefusal = (refused: BodyRefused): Refusal => ({
   status: refused.status,
@@ -40,7 +57,7 @@ export const answerFailure = (request: HttpServerRequest.HttpServerRequest, caus
     const e = failure.value
     const routeNotFound = typeof e === "object" && e !== null && "_tag" in e && e._tag === "RouteNotFound"
     // Other failures are the API's own errors, for its encoder further out.
-    return routeNotFound ? Effect.succeed(refusalResponse(path, routeMissing(request))) : Effect.failCause(cause)
+    return routeNotFound ? routeMissing(request) : Effect.failCause(cause)
   }
   const refused = Option.filter(Cause.dieOption(cause), (d): d is BodyRefused => d instanceof BodyRefused)
   if (Option.isSome(refused)) return Effect.succeed(refusalResponse(path, bodyRefusal(refused.value)))

@@ -1,14 +1,15 @@
 // Binds each endpoint of the derived API to its operation: path and payload become the
-// operation's input (a multipart file stands in for `url`), Idempotency-Key wraps creates, domain
-// errors become statuses.
-import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
+// operation's input (a multipart file stands in for `url`), Idempotency-Key wraps creates, a create's
+// answer carries its record's URL as `Location`, domain errors become statuses.
+import { HttpApiBuilder, type HttpApiGroup, HttpApp, HttpServerResponse } from "@effect/platform"
 import { Effect, type Layer } from "effect"
 import { stat } from "node:fs/promises"
 import { InvalidInput } from "../../domain/errors.ts"
 import { adminOperations, type CatalogueServices, workspaceOperations } from "../../src/catalogue.ts"
 import type { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
 import { withIdempotency } from "../../src/kernel/idempotency.ts"
-import type { AnyOperation, UploadedFile } from "../../src/kernel/operation.ts"
+import type { AnyOperation, RecordRead, UploadedFile } from "../../src/kernel/operation.ts"
+import { ServiceConfig } from "../../src/kernel/service-config.ts"
 import { videoCaptions } from "../../src/ops/videos/get-video-captions.ts"
 import { type ApiError, toApiError } from "./api-error.ts"
 import { ReelwrightApi } from "./api.ts"
@@ -46,6 +47,23 @@ const uploadRun = (
     return { fingerprint: { file: { name: file.name, contentType: file.contentType, size }, ...fields }, run: upload(uploaded, fields) }
   })
 
+/** The declaration promises a string `id` where a create names its `readBack`; this narrows the erased answer. */
+const idOf = (output: unknown): string | undefined =>
+  typeof output === "object" && output !== null && "id" in output && typeof output.id === "string" ? output.id : undefined
+
+/**
+ * The new record's URL as the answer's `Location` (absolute, as the record's own links are): its read's
+ * route with the id of the answer, so a replayed answer names the same record. Set as the answer is written.
+ */
+const locate = (read: RecordRead, output: unknown) =>
+  Effect.gen(function*() {
+    const id = idOf(output)
+    if (id === undefined) return
+    const { baseUrl } = yield* ServiceConfig
+    const location = `${baseUrl}${read.http.path.replace(/:id\b/, encodeURIComponent(id))}`
+    yield* HttpApp.appendPreResponseHandler((_, response) => Effect.succeed(HttpServerResponse.setHeader(response, "location", location)))
+  })
+
 const handlerOf = (op: AnyOperation<OperationServices>) => (request: EndpointRequest) =>
   Effect.gen(function*() {
     const { payload } = request
@@ -55,9 +73,11 @@ const handlerOf = (op: AnyOperation<OperationServices>) => (request: EndpointReq
       ? yield* uploadRun(payload, upload)
       : { fingerprint: input, run: op.handle(input) }
     const key = request.headers?.["idempotency-key"]
-    return yield* op.idempotent && key !== undefined
+    const output = yield* op.idempotent && key !== undefined
       ? withIdempotency(key, op.name, fingerprint, op.output, run)
       : run
+    if (op.readBack !== undefined) yield* locate(op.readBack, output)
+    return output
   }).pipe(Effect.mapError(toApiError))
 
 /**

@@ -86,7 +86,7 @@ const databaseUnreachable = HttpServerResponse.unsafeJson(
  * Wraps the router inside the API's error encoder, so the ApiError it fails with is encoded like
  * a handler's. The platform types API middleware as infallible, hence the cast.
  */
-export const mapRequestErrors = (app: HttpApp.Default): HttpApp.Default =>
+export const mapRequestErrors = (app: HttpApp.Default): HttpApp.Default<never, HttpApiBuilder.Router> =>
   (app as HttpApp.Default<unknown>).pipe(
     Effect.catchIf(
       (e): e is HttpApiError.HttpApiDecodeError => tagOf(e) === "HttpApiDecodeError",
@@ -99,6 +99,10 @@ export const mapRequestErrors = (app: HttpApp.Default): HttpApp.Default =>
         ? Effect.as(Effect.logWarning("database unreachable", cause), databaseUnreachable)
         : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => answerFailure(request, cause))
     )
-  ) as HttpApp.Default
+  ) as HttpApp.Default<never, HttpApiBuilder.Router>
 
-export const RequestErrorsLive = HttpApiBuilder.middleware(mapRequestErrors)
+/** With the router, which says what methods a path takes (405, OPTIONS): its routes are read per request. */
+export const RequestErrorsLive = HttpApiBuilder.middleware(
+  Effect.map(HttpApiBuilder.Router, (router) => (app: HttpApp.Default) =>
+    Effect.provideService(mapRequestErrors(app), HttpApiBuilder.Router, router))
+)

@@ -1,7 +1,7 @@
 // The guard every request passes before its route: a declared length over the cap or a body type the
 // route does not take is refused before a byte is read; the body readers are swapped for guarded ones
 // (request-body.ts); and whatever still goes wrong comes back as a JSON answer (failure-answer.ts).
-import { type HttpApp, HttpServerRequest } from "@effect/platform"
+import { type HttpApiBuilder, type HttpApp, HttpServerRequest } from "@effect/platform"
 import { type Cause, Effect } from "effect"
 import { answerFailure, pathOf } from "./failure-answer.ts"
 import { guardRequest } from "./request-body.ts"
@@ -45,7 +45,7 @@ const refusalBeforeBody = (request: HttpServerRequest.HttpServerRequest, limits:
   return undefined
 }
 
-export const guardRequests = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R | RequestLimits> =>
+export const guardRequests = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R | RequestLimits | HttpApiBuilder.Router> =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const limits = yield* RequestLimits
@@ -55,5 +55,5 @@ export const guardRequests = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default
     const early = refusalBeforeBody(request, limits)
     if (early !== undefined) return refusalResponse(pathOf(request.url), early)
     return yield* answered(Effect.provideService(app, HttpServerRequest.HttpServerRequest, guardRequest(request, limits)))
-  }) as HttpApp.Default<never, R | RequestLimits>
+  }) as HttpApp.Default<never, R | RequestLimits | HttpApiBuilder.Router>
 

@@ -6,9 +6,10 @@
 // never with its query string (it may hold secrets). The platform's own server span records the full
 // URL and headers, so server.ts switches it off for this one.
 import { HttpApiBuilder, HttpApp, HttpBody, type HttpRouter, HttpServerRequest, HttpServerResponse, HttpTraceContext } from "@effect/platform"
-import { Chunk, Clock, Config, Context, Effect, FiberRef, Layer, LogLevel, Metric, Option, type Tracer } from "effect"
+import { Clock, Config, Context, Effect, FiberRef, Layer, LogLevel, Metric, Option, type Tracer } from "effect"
 import { randomBytes } from "node:crypto"
 import { httpRequestDuration, httpRequests } from "../../src/kernel/metrics.ts"
+import { type RouteEntry, routesOf } from "./route-table.ts"
 
 export class TrustProxyRequestId extends Context.Tag("http/TrustProxyRequestId")<TrustProxyRequestId, boolean>() {
   /** TRUST_PROXY_REQUEST_ID; by default on when FLY_APP_NAME is set: Fly's proxy sets Fly-Request-Id. */
@@ -63,36 +64,9 @@ const stamped = (response: HttpServerResponse.HttpServerResponse, requestId: str
     : withHeader
 }
 
-interface RouteEntry {
-  readonly method: string
-  readonly path: string
-  readonly pattern: RegExp
-}
-
-/** `/v1/videos/:id` as an anchored pattern: each `:param` one segment, `*` the rest. */
-const patternOf = (path: string): RegExp =>
-  new RegExp(`^${path.split(/(:[A-Za-z_][A-Za-z0-9_]*|\*)/).map((piece, i) =>
-    i % 2 === 0 ? piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : piece === "*" ? ".*" : "[^/]+"
-  ).join("")}$`)
-
-const variableParts = (path: string): number => (path.match(/:|\*/g) ?? []).length
-
-const tables = new WeakMap<HttpRouter.HttpRouter<unknown, unknown>, ReadonlyArray<RouteEntry>>()
-
-/** The router's routes, the most literal first (as the router prefers them); made once per router. */
-const tableOf = (router: HttpRouter.HttpRouter<unknown, unknown>): ReadonlyArray<RouteEntry> => {
-  const known = tables.get(router)
-  if (known !== undefined) return known
-  const table = Chunk.toReadonlyArray(router.routes)
-    .map((route) => ({ method: route.method, path: route.path, pattern: patternOf(route.path) }))
-    .sort((a, b) => variableParts(a.path) - variableParts(b.path))
-  tables.set(router, table)
-  return table
-}
-
 const routeOf = (router: HttpRouter.HttpRouter<unknown, unknown>, method: string, url: string): string => {
   const path = url.split("?", 1)[0] ?? url
-  const table = tableOf(router)
+  const table = routesOf(router)
   const answers = (entry: RouteEntry) => entry.method === method || entry.method === "*" || (method === "HEAD" && entry.method === "GET")
   // A path some route has under another method (a 405) is still named by its pattern.
   const found = table.find((entry) => answers(entry) && entry.pattern.test(path)) ?? table.find((entry) => entry.pattern.test(path))

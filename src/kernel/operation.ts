@@ -14,6 +14,16 @@ export interface HttpSurface {
   readonly path: `/${string}`
 }
 
+/**
+ * An operation that reads one record by the `id` in its path (`GET /v1/videos/:id`): what a create names
+ * as `readBack`. Only its name, route and path fields are read.
+ */
+export interface RecordRead {
+  readonly name: string
+  readonly http: HttpSurface
+  readonly path: { readonly fields: { readonly id: unknown } }
+}
+
 /** A file a client sent with the request (a multipart part, a CLI `--file`), stored on local disk. */
 export interface UploadedFile {
   readonly path: string
@@ -52,6 +62,11 @@ export interface OperationBody<
   readonly cli: string | null
   /** Whether a create may be retried safely with an `Idempotency-Key`. */
   readonly idempotent: Idempotent
+  /**
+   * For a create: the operation that reads back the record it made, by the `id` of its answer (so only an
+   * answer with a string `id` may name one). HTTP answers that operation's URL as `Location`.
+   */
+  readonly readBack?: Out extends { readonly id: string } ? RecordRead : never
   readonly handle: (
     input: Schema.Struct.Type<Path> & Schema.Struct.Type<Payload>
   ) => Effect.Effect<Out, E, R | CurrentWorkspace>
@@ -83,7 +98,7 @@ export interface Operation<
 export type AnyStruct = Schema.Schema.AnyNoContext & { readonly fields: Schema.Struct.Fields }
 
 /** The parts of an operation whose types differ from one operation to the next. */
-type Erased = "path" | "payload" | "output" | "handle" | "upload"
+type Erased = "path" | "payload" | "output" | "handle" | "upload" | "readBack"
 
 /**
  * Any operation needing at most the services `R`, as the surfaces hold the catalogue. Its input is what
@@ -97,6 +112,7 @@ export interface AnyOperation<R = unknown> extends
   readonly payload: AnyStruct
   readonly output: Schema.Schema.AnyNoContext
   readonly errors: ReadonlyArray<ErrorTag>
+  readonly readBack?: RecordRead
   handle(input: Readonly<Record<string, unknown>>): Effect.Effect<unknown, DomainError, R>
   upload?(file: UploadedFile, input: Readonly<Record<string, unknown>>): Effect.Effect<unknown, DomainError, R>
 }

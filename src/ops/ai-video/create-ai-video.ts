@@ -9,6 +9,7 @@ import { operation } from "../../kernel/operation.ts"
 import { CreatedVideo } from "../caption-video/create-caption-video.ts"
 import { ScriptVideoFields, type ScriptVideoRequest, startGeneratedVideo } from "../generated-video/parts/start-generated-video.ts"
 import { speechPriceText } from "../../../domain/pricing.ts"
+import { getVideo } from "../videos/get-video.ts"
 
 /** V2 draws in this style: the server's default look. */
 export const DEFAULT_ART_STYLE_ID = ART_STYLES[0]!.id
@@ -48,6 +49,7 @@ export const createAiVideo = operation({
   tool: "create_ai_video",
   cli: "ai",
   idempotent: true,
+  readBack: getVideo,
   handle: (input) => startAiVideo(input, DEFAULT_ART_STYLE_ID)
 })
 
@@ -69,5 +71,6 @@ export const createAiVideoV3 = operation({
   tool: "create_ai_video_v3",
   cli: "ai-v3",
   idempotent: true,
+  readBack: getVideo,
   handle: ({ artStyleId, ...input }) => startAiVideo(input, artStyleId ?? DEFAULT_ART_STYLE_ID)
 })

@@ -15,6 +15,7 @@ import { startWork } from "../../kernel/start-work.ts"
 import { requireSource } from "../../shared/media/require-source.ts"
 import { storeFile } from "../../shared/media/store-file.ts"
 import { postRemovalCharge } from "./parts/charge-removal.ts"
+import { getCaptionRemoval } from "./get-caption-removal.ts"
 
 export const CreatedCaptionRemoval = Schema.Struct({
   id: Schema.UUID.annotations({ description: "Identifier of the caption removal; GET /v1/caption-remover/{id} follows it." }),
@@ -97,6 +98,7 @@ export const createCaptionRemoval = operation({
   tool: "create_caption_removal",
   cli: "remove-captions",
   idempotent: true,
+  readBack: getCaptionRemoval,
   handle: ({ url, ...rest }) => startCaptionRemoval({ source: { _tag: "Url", url }, ...rest }),
   upload: (file, rest) => startCaptionRemoval({ source: { _tag: "Upload", ...file }, ...rest })
 })

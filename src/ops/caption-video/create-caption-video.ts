@@ -19,6 +19,7 @@ import { resolveTemplate } from "../caption-templates/parts/resolve-template.ts"
 import { renderAtCreate } from "../render/parts/render-at-create.ts"
 import { requireSource } from "../../shared/media/require-source.ts"
 import { storeFile } from "../../shared/media/store-file.ts"
+import { getVideo } from "../videos/get-video.ts"
 
 const Transcript = Schema.String.pipe(Schema.maxLength(MAX_TRANSCRIPT_CHARACTERS)).annotations({
   description:
@@ -129,6 +130,7 @@ export const createCaptionVideo = operation({
   tool: "create_caption_video",
   cli: "caption",
   idempotent: true,
+  readBack: getVideo,
   handle: ({ url, ...rest }) => startCaptionVideo({ source: { _tag: "Url", url }, ...rest }),
   upload: (file, rest) => startCaptionVideo({ source: { _tag: "Upload", ...file }, ...rest })
 })

@@ -14,6 +14,7 @@ import { requireUpload } from "../files/parts/require-upload.ts"
 import { BackdropField, resolveBackdrop } from "../generated-video/parts/backdrop-field.ts"
 import { GeneratedVideoFields, startGeneratedVideo } from "../generated-video/parts/start-generated-video.ts"
 import { allVoices } from "../speech/parts/voices.ts"
+import { getVideo } from "../videos/get-video.ts"
 
 /**
  * Each participant's voice: the one they name (checked), else a different default voice for each,
@@ -87,6 +88,7 @@ export const createFakeTextVideo = operation({
   tool: "create_fake_text_video",
   cli: "fake-text",
   idempotent: true,
+  readBack: getVideo,
   handle: ({ participants, messages, theme, background, splitScreen, captions, aspectRatio, ...request }) =>
     Effect.gen(function*() {
       const conversation = { participants, messages }

@@ -9,6 +9,7 @@ import { operation } from "../../kernel/operation.ts"
 import { CreatedVideo } from "../caption-video/create-caption-video.ts"
 import { ScriptVideoFields, startGeneratedVideo } from "../generated-video/parts/start-generated-video.ts"
 import { speechPriceText } from "../../../domain/pricing.ts"
+import { getVideo } from "../videos/get-video.ts"
 
 const DEFAULT_GAME: GameKind = "runner"
 
@@ -39,6 +40,7 @@ export const createGameplayVideo = operation({
   tool: "create_gameplay_video",
   cli: "gameplay",
   idempotent: true,
+  readBack: getVideo,
   handle: ({ footage, splitScreen, ...request }) =>
     Effect.gen(function*() {
       const chosen = footage ?? DEFAULT_GAME

@@ -10,6 +10,7 @@ import { operation } from "../../kernel/operation.ts"
 import { CreatedVideo } from "../caption-video/create-caption-video.ts"
 import { BackdropField, resolveBackdrop } from "../generated-video/parts/backdrop-field.ts"
 import { GeneratedVideoFields, startGeneratedVideo } from "../generated-video/parts/start-generated-video.ts"
+import { getVideo } from "../videos/get-video.ts"
 
 export const createQuizVideo = operation({
   name: "createQuizVideo",
@@ -39,6 +40,7 @@ export const createQuizVideo = operation({
   tool: "create_quiz_video",
   cli: "quiz",
   idempotent: true,
+  readBack: getVideo,
   handle: ({ title, questions, outro, countdownSeconds, theme, voiceId, background, captions, aspectRatio, ...request }) =>
     Effect.gen(function*() {
       const problem = quizProblem(questions)
