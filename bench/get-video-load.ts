@@ -119,7 +119,7 @@ const serveRaw = async (): Promise<void> => {
     const tokens = await pool.query<{ revoked_at: Date | null; workspace_id: string }>(
       `SELECT t.*, w.name AS workspace_name, w.owner_email AS workspace_owner_email, w.plan AS workspace_plan,
           w.byok AS workspace_byok, w.last_template_id AS workspace_last_template_id,
-          w.webhook_secret AS workspace_webhook_secret, w.created_at AS workspace_created_at
+          w.created_at AS workspace_created_at
         FROM api_tokens t JOIN workspaces w ON w.id = t.workspace_id WHERE t.hash = $1`,
       [sha256Hex(token)]
     )

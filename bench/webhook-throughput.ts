@@ -21,12 +21,13 @@ import { PgStoresLive } from "../adapters/postgres/pg-layer.ts"
 import { HttpsWebhookTransportLive } from "../adapters/webhooks/https-transport.ts"
 import { JobQueue } from "../domain/ports/job-queue.ts"
 import { Outbox, type OutboxEvent } from "../domain/ports/outbox.ts"
+import { WebhookSecretStore } from "../domain/ports/webhook-secret-store.ts"
 import { WorkspaceStore } from "../domain/ports/workspace-store.ts"
 import { webhookMessage } from "../domain/webhooks.ts"
 import { makeJobRunner } from "../src/kernel/job-runner.ts"
 import { ServiceConfig } from "../src/kernel/service-config.ts"
 import { DeliverWebhook } from "../src/kernel/job-catalogue.ts"
-import { newWebhookSecret } from "../src/kernel/secrets.ts"
+import { newId, newWebhookSecret } from "../src/kernel/secrets.ts"
 import { signWebhook } from "../src/kernel/webhook-signature.ts"
 import { deliverWebhookJob } from "../src/ops/webhooks/deliver-webhook.job.ts"
 import { startHttpsReceiver } from "../test/support/https-receiver.ts"
@@ -92,9 +93,10 @@ const seed = (url: string) =>
       plan: "pro",
       byok: false,
       lastTemplateId: null,
-      webhookSecret: newWebhookSecret(),
       createdAt: at
     })
+    const secret = { id: newId(), workspaceId, secret: newWebhookSecret(), createdAt: at, expiresAt: null }
+    yield* (yield* WebhookSecretStore).add(secret, 1)
     const outbox = yield* Outbox
     const queue = yield* JobQueue
     return yield* Effect.forEach(Array.from({ length: DELIVERIES }), () => {

@@ -37,6 +37,10 @@ import { cancelVideo } from "./ops/videos/cancel-video.ts"
 import { deleteVideoMedia } from "./ops/videos/delete-video-media.ts"
 import { listVideoDeliveries } from "./ops/webhooks/list-video-deliveries.ts"
 import { redeliverWebhookEvent } from "./ops/webhooks/redeliver-webhook-event.ts"
+import { createWebhookSecret } from "./ops/webhook-secrets/create-webhook-secret.ts"
+import { deleteWebhookSecret } from "./ops/webhook-secrets/delete-webhook-secret.ts"
+import { listWebhookSecrets } from "./ops/webhook-secrets/list-webhook-secrets.ts"
+import { updateWebhookSecret } from "./ops/webhook-secrets/update-webhook-secret.ts"
 import { createWorkspace } from "./ops/workspaces/create-workspace.ts"
 import { issueToken } from "./ops/workspaces/issue-token.ts"
 import { revokeToken } from "./ops/workspaces/revoke-token.ts"
@@ -72,6 +76,10 @@ export const workspaceOperations = [
   deleteVideoMedia,
   listVideoDeliveries,
   redeliverWebhookEvent,
+  listWebhookSecrets,
+  createWebhookSecret,
+  updateWebhookSecret,
+  deleteWebhookSecret,
   listVoices,
   listArtStyles,
   uploadFile,

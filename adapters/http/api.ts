@@ -8,7 +8,7 @@ import { adminOperations, workspaceOperations } from "../../src/catalogue.ts"
 import type { AnyOperation, Operation, RecordRead } from "../../src/kernel/operation.ts"
 import { type ApiError, ApiErrors, STATUS_OF } from "./api-error.ts"
 import { AdminAuthentication, Authentication } from "./authentication.ts"
-import { uploadForm, type UploadFormFields } from "./upload-form.ts"
+import { UPLOAD_NOTE, uploadForm, type UploadFormFields } from "./upload-form.ts"
 
 export const IdempotencyHeaders = Schema.Struct({
   "idempotency-key": Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))).annotations({
@@ -88,7 +88,8 @@ const endpointOf = (op: AnyOperation): HttpApiEndpoint.HttpApiEndpoint.Any => {
   for (const tag of op.errors) endpoint = endpoint.addError(ApiErrors[STATUS_OF[tag]])
   if (op.upload !== undefined) endpoint = endpoint.addError(ApiErrors[413])
   if (op.readBack !== undefined) endpoint = endpoint.annotate(OpenApi.Transform, withLocation(op.readBack))
-  return endpoint.annotate(OpenApi.Summary, op.summary).annotate(OpenApi.Description, op.description)
+  const description = op.upload === undefined ? op.description : `${op.description} ${UPLOAD_NOTE}`
+  return endpoint.annotate(OpenApi.Summary, op.summary).annotate(OpenApi.Description, description)
 }
 
 /**

@@ -14,6 +14,14 @@ export type UploadFormFields = Brand.Brand<HttpApiSchema.MultipartTypeId> & {
 
 const pascal = (name: string): string => `${name.charAt(0).toUpperCase()}${name.slice(1)}`
 
+/**
+ * What the form adds to the operation's description, which speaks of `url` only: the form is HTTP's
+ * alone (an MCP tool or the CLI's `--file` has no use for it).
+ */
+export const UPLOAD_NOTE =
+  "Over HTTP, multipart form data with the file as its `file` part may be sent instead of JSON with `url` (one of the " +
+  "two, not both); the other fields are text parts, objects and lists as JSON. An uploaded file is checked at once (a 400 naming `file`)."
+
 /** The form, or null when the operation takes no file. */
 export const uploadForm = (op: AnyOperation): Schema.Schema.AnyNoContext | null => {
   if (op.upload === undefined) return null

@@ -27,7 +27,14 @@ const INSTRUCTIONS =
   "with the returned id until it is `completed` or `failed`, or pass `webhookUrl`. A failing tool answers with text " +
   "that says what to change; correct the arguments and call again."
 
-const TOOL_LIST = TOOLS.map(({ description, inputSchema, name }) => ({ name, description, inputSchema }))
+const TOOL_LIST = TOOLS.map(({ annotations, description, inputSchema, name, outputSchema, title }) => ({
+  name,
+  title,
+  description,
+  inputSchema,
+  ...(outputSchema === undefined ? {} : { outputSchema }),
+  annotations
+}))
 
 /** Refusals before the MCP server is reached, in the JSON-RPC error shape the SDK's transport uses. */
 export const refusal = (status: number, message: string, headers: Record<string, string> = {}) =>

@@ -1,26 +1,37 @@
 // The MCP tools, derived from the operation catalogue: every workspace operation with a tool name is
-// offered under it, its input JSON Schema generated from the operation's own Schema, its arguments
-// decoded with that Schema and its handler run as-is, so a tool validates, charges and sends events
-// exactly like its HTTP route. Failures come back as `isError` results that say what to change.
-import { Duration, Effect, JSONSchema, ParseResult, Schema, SchemaAST as AST } from "effect"
+// offered under it, its title, hints, description and input and output JSON Schemas generated from the
+// declaration, its arguments decoded with the operation's Schema and its handler run as-is, so a tool
+// validates, charges and sends events exactly like its HTTP route. The answer is the encoded output,
+// as JSON text and as `structuredContent`, with the file it made when it made one. Failures come back
+// as `isError` results that say what to change.
+import { Duration, Effect, ParseResult, Predicate, Schema, SchemaAST as AST } from "effect"
 import type { DomainError } from "../../domain/errors.ts"
 import { catalogue, type CatalogueServices } from "../../src/catalogue.ts"
 import type { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
 import type { AnyOperation } from "../../src/kernel/operation.ts"
 import { isTextual, refinedBase } from "../../src/kernel/text-input.ts"
+import { objectJsonSchema, type ObjectJsonSchema } from "./tool-json-schema.ts"
+import { mediaContent, type MediaContent } from "./tool-media.ts"
+import { toolAnnotations, type ToolAnnotations, toolDescription, toolWording } from "./tool-wording.ts"
+
+export type ToolContent = { readonly type: "text"; readonly text: string } | MediaContent
 
 export interface ToolResult {
   readonly [key: string]: unknown
-  readonly content: ReadonlyArray<{ readonly type: "text"; readonly text: string }>
+  readonly content: ReadonlyArray<ToolContent>
   readonly structuredContent?: Record<string, unknown>
   readonly isError?: boolean
 }
 
 export interface McpTool {
   readonly name: string
+  readonly title: string
   readonly description: string
-  /** A plain object schema (JSON Schema 2020-12, the MCP default), named parts under `$defs`. */
-  readonly inputSchema: { readonly type: "object"; readonly [key: string]: unknown }
+  readonly annotations: ToolAnnotations
+  /** Plain object schemas (JSON Schema 2020-12, the MCP default), every named part written in place. */
+  readonly inputSchema: ObjectJsonSchema
+  /** Absent when the operation's answer is not an object: MCP takes only object schemas here. */
+  readonly outputSchema?: ObjectJsonSchema
   readonly operation: AnyOperation<CatalogueServices | CurrentWorkspace>
   readonly input: Schema.Schema<Record<string, unknown>, unknown>
 }
@@ -73,36 +84,43 @@ export const toolInput = (op: AnyOperation): Schema.Schema<Record<string, unknow
   return Schema.make(withJsonValues(struct.ast, fromUrl))
 }
 
+/** Admin operations are never tools, whatever they declare. */
+const toolOperations = catalogue.filter((op) => op.tool !== null && op.access === "workspace")
+
+/** Routes named in the shared texts (descriptions, failures), as tool names. */
+const wording = toolWording(toolOperations)
+
 /**
- * A Struct made here has no identifier, so the root is the object itself, never a `$ref`. Without
- * fields, Schema renders the `{}` type ("any object or array"); MCP wants an object with no properties.
+ * Without fields, Schema renders the `{}` type ("any object or array"); MCP wants an object with no
+ * properties.
  */
-const inputJsonSchema = (op: AnyOperation, input: McpTool["input"]): McpTool["inputSchema"] => {
-  const schema = JSONSchema.make(input, { target: "jsonSchema2020-12" })
-  return Object.keys(op.path.fields).length + Object.keys(op.payload.fields).length === 0
-    ? { $schema: schema.$schema, type: "object", properties: {}, additionalProperties: false }
-    : { ...schema, type: "object" }
+const inputJsonSchema = (op: AnyOperation, input: McpTool["input"]): ObjectJsonSchema => {
+  const schema = objectJsonSchema(input, wording)
+  return schema === null || Object.keys(op.path.fields).length + Object.keys(op.payload.fields).length === 0
+    ? { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: {}, additionalProperties: false }
+    : schema
 }
 
 const toolOf = (op: AnyOperation<CatalogueServices | CurrentWorkspace>): McpTool => {
   const input = toolInput(op)
+  const output = objectJsonSchema(op.output, wording)
   return {
     name: op.tool!,
-    description: `${op.summary}. ${op.description}`,
+    title: op.summary,
+    description: toolDescription(op, toolOperations, wording),
+    annotations: toolAnnotations(op),
     inputSchema: inputJsonSchema(op, input),
+    ...(output === null ? {} : { outputSchema: output }),
     operation: op,
     input
   }
 }
 
-/** Admin operations are never tools, whatever they declare. */
-export const TOOLS: ReadonlyArray<McpTool> = catalogue
-  .filter((op) => op.tool !== null && op.access === "workspace")
-  .map(toolOf)
+export const TOOLS: ReadonlyArray<McpTool> = toolOperations.map(toolOf)
 
 const byName = new Map(TOOLS.map((tool) => [tool.name, tool]))
 
-const failed = (text: string): ToolResult => ({ content: [{ type: "text", text }], isError: true })
+const failed = (text: string): ToolResult => ({ content: [{ type: "text", text: wording(text) }], isError: true })
 
 const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`)
 
@@ -161,11 +179,11 @@ const runTool = (tool: McpTool, args: unknown) =>
     }
     const outcome = yield* Effect.either(tool.operation.handle(decoded.right))
     if (outcome._tag === "Left") return failed(failureText(outcome.left))
+    // structuredContent is what the outputSchema describes: the encoded answer, as HTTP sends it.
     const encoded = yield* Effect.orDie(Schema.encodeUnknown(tool.operation.output)(outcome.right))
-    const structured = typeof encoded === "object" && encoded !== null && !Array.isArray(encoded)
-      ? { structuredContent: encoded as Record<string, unknown> }
-      : {}
-    return { content: [{ type: "text" as const, text: JSON.stringify(encoded) }], ...structured } satisfies ToolResult
+    const structured = tool.outputSchema !== undefined && Predicate.isRecord(encoded) ? { structuredContent: encoded } : {}
+    const media = tool.operation.answersFile === true ? yield* mediaContent(encoded) : []
+    return { content: [{ type: "text" as const, text: JSON.stringify(encoded) }, ...media], ...structured } satisfies ToolResult
   })
 
 /**

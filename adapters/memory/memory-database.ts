@@ -18,6 +18,7 @@ import type { Upload } from "../../domain/ports/upload-store.ts"
 import type { Membership, Session, User } from "../../domain/ports/user-store.ts"
 import type { ApiToken, Workspace } from "../../domain/ports/workspace-store.ts"
 import type { VideoRecord } from "../../domain/video.ts"
+import type { WebhookSecret } from "../../domain/webhook-secrets.ts"
 
 /** Every table, immutable: a transaction's snapshot is just the value it started from. Maps keep insertion order. */
 export interface Tables {
@@ -52,6 +53,8 @@ export interface Tables {
   /** Keyed by `providerKeyRow(workspaceId, provider)`; each holds the key sealed, never the key. */
   readonly providerKeys: ReadonlyMap<string, StoredProviderKey>
   readonly captionRemovals: ReadonlyMap<string, CaptionRemovalRecord>
+  /** Webhook signing secrets by id. */
+  readonly webhookSecrets: ReadonlyMap<string, WebhookSecret>
 }
 
 const emptyTables: Tables = {
@@ -80,7 +83,8 @@ const emptyTables: Tables = {
   codes: new Map(),
   oauthTokens: new Map(),
   providerKeys: new Map(),
-  captionRemovals: new Map()
+  captionRemovals: new Map(),
+  webhookSecrets: new Map()
 }
 
 /** A copy of `map` with `key` set; an existing key keeps its position. */

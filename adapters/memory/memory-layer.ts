@@ -14,6 +14,7 @@ import { MemoryTemplateStoreLive } from "./memory-template-store.ts"
 import { MemoryUploadStoreLive } from "./memory-upload-store.ts"
 import { MemoryUserStoreLive } from "./memory-user-store.ts"
 import { MemoryVideoStoreLive } from "./memory-video-store.ts"
+import { MemoryWebhookSecretStoreLive } from "./memory-webhook-secret-store.ts"
 import { MemoryWorkspaceStoreLive } from "./memory-workspace-store.ts"
 
 /** Each build gets its own empty database. */
@@ -32,5 +33,6 @@ export const MemoryStoresLive = Layer.mergeAll(
   MemoryUserStoreLive,
   MemoryOAuthStoreLive,
   MemoryProviderKeyStoreLive,
-  MemoryCaptionRemovalStoreLive
+  MemoryCaptionRemovalStoreLive,
+  MemoryWebhookSecretStoreLive
 ).pipe(Layer.provide(MemoryDatabaseLive))

@@ -17,6 +17,7 @@ import { PgTransactorLive } from "./pg-transactor.ts"
 import { PgUploadStoreLive } from "./pg-upload-store.ts"
 import { PgUserStoreLive } from "./pg-user-store.ts"
 import { PgVideoStoreLive } from "./pg-video-store.ts"
+import { PgWebhookSecretStoreLive } from "./pg-webhook-secret-store.ts"
 import { PgWorkspaceStoreLive } from "./pg-workspace-store.ts"
 
 export interface PgStoresOptions {
@@ -49,5 +50,6 @@ export const PgStoresLive = (options: PgStoresOptions) =>
     PgUserStoreLive,
     PgOAuthStoreLive,
     PgProviderKeyStoreLive,
-    PgCaptionRemovalStoreLive
+    PgCaptionRemovalStoreLive,
+    PgWebhookSecretStoreLive
   ).pipe(Layer.provideMerge(migratedClient(options)))

@@ -13,22 +13,23 @@ const WorkspaceRow = Schema.Struct({
   plan: Plan,
   byok: Schema.Boolean,
   last_template_id: Schema.NullOr(Schema.Number),
-  webhook_secret: Schema.NullOr(Schema.String),
   created_at: IsoFromDate
 }).pipe(Schema.rename({
   owner_email: "ownerEmail",
   last_template_id: "lastTemplateId",
-  webhook_secret: "webhookSecret",
   created_at: "createdAt"
 }))
 
-/** Rows of workspaces (`SELECT *`, or `w.*` in a join). */
+/**
+ * Rows of workspaces (`SELECT *`, or `w.*` in a join). The column webhook_secret is left over from before
+ * migration 0020 (the secrets are in webhook_secrets): neither read nor written.
+ */
 export const workspaceRows = rowDecoder("workspaces", WorkspaceRow)
 
 /** The select list of a join's workspace columns (`w`), each with a `workspace_` prefix; `joinedWorkspaceRows` decodes them. */
 export const JOINED_WORKSPACE_COLUMNS = `w.name AS workspace_name, w.owner_email AS workspace_owner_email,
   w.plan AS workspace_plan, w.byok AS workspace_byok, w.last_template_id AS workspace_last_template_id,
-  w.webhook_secret AS workspace_webhook_secret, w.created_at AS workspace_created_at`
+  w.created_at AS workspace_created_at`
 
 /** A workspace in a join: `JOINED_WORKSPACE_COLUMNS`, and its id as the joined row's `workspace_id`. */
 const JoinedWorkspaceRow = Schema.Struct({
@@ -38,7 +39,6 @@ const JoinedWorkspaceRow = Schema.Struct({
   workspace_plan: Plan,
   workspace_byok: Schema.Boolean,
   workspace_last_template_id: Schema.NullOr(Schema.Number),
-  workspace_webhook_secret: Schema.NullOr(Schema.String),
   workspace_created_at: IsoFromDate
 }).pipe(Schema.rename({
   workspace_id: "id",
@@ -47,7 +47,6 @@ const JoinedWorkspaceRow = Schema.Struct({
   workspace_plan: "plan",
   workspace_byok: "byok",
   workspace_last_template_id: "lastTemplateId",
-  workspace_webhook_secret: "webhookSecret",
   workspace_created_at: "createdAt"
 }))
 
@@ -78,9 +77,12 @@ export const PgWorkspaceStoreLive = Layer.effect(
   Effect.map(SqlClient.SqlClient, (sql) =>
     WorkspaceStore.of({
       insert: (w) =>
-        sql`INSERT INTO workspaces (id, name, owner_email, plan, byok, last_template_id, webhook_secret, created_at)
-          VALUES (${w.id}, ${w.name}, ${w.ownerEmail}, ${w.plan}, ${w.byok}, ${w.lastTemplateId}, ${w.webhookSecret},
-            ${w.createdAt})`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgWorkspaceStore.insert")),
+        sql`INSERT INTO workspaces (id, name, owner_email, plan, byok, last_template_id, created_at)
+          VALUES (${w.id}, ${w.name}, ${w.ownerEmail}, ${w.plan}, ${w.byok}, ${w.lastTemplateId}, ${w.createdAt})`.pipe(
+          Effect.asVoid,
+          Effect.orDie,
+          Effect.withSpan("PgWorkspaceStore.insert")
+        ),
       get: (id) =>
         sql`SELECT * FROM workspaces WHERE id = ${id}`.pipe(
           Effect.flatMap(workspaceRows.first),
@@ -89,7 +91,7 @@ export const PgWorkspaceStoreLive = Layer.effect(
         ),
       update: (w) =>
         sql`UPDATE workspaces SET name = ${w.name}, owner_email = ${w.ownerEmail}, plan = ${w.plan}, byok = ${w.byok},
-            last_template_id = ${w.lastTemplateId}, webhook_secret = ${w.webhookSecret}, created_at = ${w.createdAt}
+            last_template_id = ${w.lastTemplateId}, created_at = ${w.createdAt}
           WHERE id = ${w.id}`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgWorkspaceStore.update")),
       // "C" collation: ids in code-unit order, as the memory adapter sorts them.
       listCreatedBefore: ({ afterId, createdBefore, limit }) =>

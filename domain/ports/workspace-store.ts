@@ -9,8 +9,6 @@ export interface Workspace {
   readonly byok: boolean
   /** Caption template used last; a create without `templateId` uses it. */
   readonly lastTemplateId: number | null
-  /** Standard Webhooks secret (`whsec_...`); null = deliveries are not signed. */
-  readonly webhookSecret: string | null
   readonly createdAt: string
 }
 

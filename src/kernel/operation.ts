@@ -67,6 +67,21 @@ export interface OperationBody<
    * answer with a string `id` may name one). HTTP answers that operation's URL as `Location`.
    */
   readonly readBack?: Out extends { readonly id: string } ? RecordRead : never
+  /**
+   * The answer is a file the operation stored: its `id` a file of the workspace, its `url` the file's link.
+   * A surface that carries media (MCP) sends the file along with the answer.
+   */
+  readonly answersFile?: Out extends { readonly id: string; readonly url: string } ? true : never
+  /**
+   * It reaches beyond the service: fetches a URL the caller gives, calls a hosted provider or sends
+   * webhooks (MCP's `openWorldHint`). Nothing in the rest of the declaration says so.
+   */
+  readonly openWorld?: true
+  /**
+   * It discards what the caller cannot get back although its method is not DELETE (MCP's
+   * `destructiveHint`, which a DELETE always has).
+   */
+  readonly destructive?: true
   readonly handle: (
     input: Schema.Struct.Type<Path> & Schema.Struct.Type<Payload>
   ) => Effect.Effect<Out, E, R | CurrentWorkspace>
@@ -98,7 +113,7 @@ export interface Operation<
 export type AnyStruct = Schema.Schema.AnyNoContext & { readonly fields: Schema.Struct.Fields }
 
 /** The parts of an operation whose types differ from one operation to the next. */
-type Erased = "path" | "payload" | "output" | "handle" | "upload" | "readBack"
+type Erased = "path" | "payload" | "output" | "handle" | "upload" | "readBack" | "answersFile"
 
 /**
  * Any operation needing at most the services `R`, as the surfaces hold the catalogue. Its input is what
@@ -113,6 +128,7 @@ export interface AnyOperation<R = unknown> extends
   readonly output: Schema.Schema.AnyNoContext
   readonly errors: ReadonlyArray<ErrorTag>
   readonly readBack?: RecordRead
+  readonly answersFile?: true
   handle(input: Readonly<Record<string, unknown>>): Effect.Effect<unknown, DomainError, R>
   upload?(file: UploadedFile, input: Readonly<Record<string, unknown>>): Effect.Effect<unknown, DomainError, R>
 }

@@ -1,6 +1,9 @@
 // Random credentials and their stored form. Tokens are prefixed so a leaked one is recognisable,
 // and stored only as SHA-256 hashes.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto"
+import { WEBHOOK_SECRET_PREFIX } from "../../domain/webhook-secrets.ts"
+
+export { WEBHOOK_SECRET_PREFIX }
 
 export const newId = (): string => randomUUID()
 
@@ -9,7 +12,6 @@ export const randomToken = (prefix: string, bytes = 24): string => `${prefix}${r
 export const sha256Hex = (value: string): string => createHash("sha256").update(value).digest("hex")
 
 export const API_TOKEN_PREFIX = "rw_"
-export const WEBHOOK_SECRET_PREFIX = "whsec_"
 
 export const newApiToken = (): string => randomToken(API_TOKEN_PREFIX)
 

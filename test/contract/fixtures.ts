@@ -69,7 +69,6 @@ export const aWorkspace = (changes: Partial<Workspace> = {}): Workspace => ({
   plan: "free",
   byok: false,
   lastTemplateId: null,
-  webhookSecret: null,
   createdAt: "2025-01-02T03:04:05.678Z",
   ...changes
 })

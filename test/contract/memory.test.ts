@@ -18,6 +18,7 @@ import { transactorContract } from "./transactor.contract.ts"
 import { uploadStoreContract } from "./upload-store.contract.ts"
 import { userStoreContract } from "./user-store.contract.ts"
 import { videoStoreContract } from "./video-store.contract.ts"
+import { webhookSecretStoreContract } from "./webhook-secret-store.contract.ts"
 import { workspaceStoreContract } from "./workspace-store.contract.ts"
 
 workspaceStoreContract("memory", MemoryStoresLive)
@@ -34,6 +35,7 @@ userStoreContract("memory", MemoryStoresLive)
 oauthStoreContract("memory", MemoryStoresLive)
 transactorContract("memory", MemoryStoresLive)
 captionRemovalStoreContract("memory", MemoryStoresLive)
+webhookSecretStoreContract("memory", MemoryStoresLive)
 providerKeyStoreContract(
   "memory",
   Layer.merge(MemoryProviderKeyStoreLive, MemoryWorkspaceStoreLive).pipe(Layer.provideMerge(MemoryDatabaseLive)),

@@ -22,6 +22,7 @@ import { Outbox } from "../../domain/ports/outbox.ts"
 import { TemplateStore } from "../../domain/ports/template-store.ts"
 import { Transactor } from "../../domain/ports/transactor.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
+import { WebhookSecretStore } from "../../domain/ports/webhook-secret-store.ts"
 import { WorkspaceStore } from "../../domain/ports/workspace-store.ts"
 import { PgTestStores, postgresSkipReason, testDatabase } from "../support/pg-test-db.ts"
 import { captionRemovalStoreContract } from "./caption-removal-store.contract.ts"
@@ -39,6 +40,7 @@ import { providerKeyStoreContract } from "./provider-key-store.contract.ts"
 import { templateStoreContract } from "./template-store.contract.ts"
 import { transactorContract } from "./transactor.contract.ts"
 import { videoStoreContract } from "./video-store.contract.ts"
+import { webhookSecretStoreContract } from "./webhook-secret-store.contract.ts"
 import { workspaceStoreContract } from "./workspace-store.contract.ts"
 
 const aJob = (lane: "media" | "webhooks", runAt = 0) => ({
@@ -94,6 +96,7 @@ if (skipReason !== undefined) {
   oauthStoreContract("postgres", PgTestStores())
   transactorContract("postgres", PgTestStores())
   captionRemovalStoreContract("postgres", PgTestStores())
+  webhookSecretStoreContract("postgres", PgTestStores())
   providerKeyStoreContract(
     "postgres",
     PgTestStores(),
@@ -122,7 +125,6 @@ if (skipReason !== undefined) {
             plan: "pro",
             byok: false,
             lastTemplateId: null,
-            webhookSecret: null,
             createdAt: "2025-01-02T03:04:05.678Z"
           })
           yield* workspaces.insertToken({
@@ -189,6 +191,9 @@ if (skipReason !== undefined) {
             deletedAt: null,
             purgedAt: null
           })
+          // Its own transaction (for its lock) becomes a savepoint of this one.
+          const secret = { id: randomUUID(), workspaceId, secret: "whsec_c2VjcmV0", createdAt: "2025-01-02T03:04:05.678Z", expiresAt: null }
+          expect(yield* (yield* WebhookSecretStore).add(secret, 5)).toBe(true)
           return yield* Effect.fail("abort" as const)
         })).pipe(Effect.flip)
         expect(failed).toBe("abort")
@@ -205,6 +210,7 @@ if (skipReason !== undefined) {
         expect(yield* (yield* Outbox).attempts(eventId)).toEqual([])
         expect(Option.isNone(yield* (yield* IdempotencyStore).get(workspaceId, "k"))).toBe(true)
         expect(Option.isNone(yield* (yield* FileStore).get(fileId))).toBe(true)
+        expect(yield* (yield* WebhookSecretStore).list(workspaceId)).toEqual([])
       })))
 
     it.scopedLive("wakes a waiting worker with a NOTIFY long before its longest wait", () =>
@@ -359,7 +365,8 @@ if (skipReason !== undefined) {
           { migration_id: 16, name: "video_transcript" },
           { migration_id: 17, name: "workspace_vocabularies" },
           { migration_id: 18, name: "job_claimers" },
-          { migration_id: 19, name: "job_trace_parents" }
+          { migration_id: 19, name: "job_trace_parents" },
+          { migration_id: 20, name: "webhook_secrets" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))

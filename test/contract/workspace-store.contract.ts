@@ -28,8 +28,7 @@ export const workspaceStoreContract = (name: string, stores: Layer.Layer<Workspa
           ...workspace,
           plan: "pro",
           byok: true,
-          lastTemplateId: -3,
-          webhookSecret: "whsec_c2VjcmV0"
+          lastTemplateId: -3
         }
         yield* store.update(changed)
         expect(Option.getOrThrow(yield* store.get(workspace.id))).toEqual(changed)

@@ -80,9 +80,9 @@ export const createCaptionRemoval = operation({
   summary: "Remove burned-in captions, watermarks and logos",
   description:
     "Finds burned-in text (captions, watermarks, logos, handles) in a video offline and wipes it while it is on screen, in one " +
-    "encode: same size, frame rate and length, audio untouched. Send JSON with `url`, or multipart form data with `file` (text " +
-    `fields as strings, \`region\` as a JSON string). ${SOURCE_LIMITS}: an uploaded file is checked at once (a 400 naming \`file\`), ` +
-    "one at a URL once fetched (the removal fails and is refunded). `target` picks captions only or watermarks only; " +
+    "encode: same size, frame rate and length, audio untouched. " +
+    `${SOURCE_LIMITS}, checked once the video at \`url\` is fetched (the removal fails and is refunded). ` +
+    "`target` picks captions only or watermarks only; " +
     "`region` limits the search to a rectangle. A video with no text completes unchanged (`regions` empty, `videoUrl` the " +
     `source) and costs only the analysis: ${REMOVAL_ANALYSIS_CREDITS_PER_MINUTE} credits per started minute, plus ` +
     `${REMOVAL_WIPE_CREDITS_PER_MINUTE} per started minute when text is wiped; the first minute of the analysis is charged at ` +
@@ -96,6 +96,7 @@ export const createCaptionRemoval = operation({
   http: { method: "POST", path: "/v1/caption-remover" },
   access: "workspace",
   tool: "create_caption_removal",
+  openWorld: true,
   cli: "remove-captions",
   idempotent: true,
   readBack: getCaptionRemoval,

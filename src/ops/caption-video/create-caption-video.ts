@@ -118,8 +118,8 @@ export const createCaptionVideo = operation({
   name: "createCaptionVideo",
   summary: "Caption a video",
   description:
-    "Transcribes a spoken video and burns captions in. Send JSON with `url`, or multipart form data with `file` (text fields: `templateId` as a number string, `render` as a JSON string). Exactly one of file and url. " +
-    `${SOURCE_LIMITS}: an uploaded file is checked at once (a 400 naming \`file\`), one at a URL once fetched (the video fails). ` +
+    "Transcribes the speech of the video at `url` and burns captions in. " +
+    `${SOURCE_LIMITS}, checked once the video is fetched (the video fails). ` +
     "Returns at once with status `processing`; poll GET /v1/videos/{id} or pass `webhookUrl`.",
   path: Schema.Struct({}),
   payload: Schema.Struct({ url: SourceUrl, ...CaptionVideoFields }),
@@ -128,6 +128,7 @@ export const createCaptionVideo = operation({
   http: { method: "POST", path: "/v1/caption-videos" },
   access: "workspace",
   tool: "create_caption_video",
+  openWorld: true,
   cli: "caption",
   idempotent: true,
   readBack: getVideo,

@@ -91,6 +91,7 @@ export const createFakeTextScreenshot = operation({
   tool: "create_fake_text_screenshot",
   cli: "fake-text-screenshot",
   idempotent: true,
+  answersFile: true,
   handle: ({ participants, messages, theme, size }) =>
     Effect.gen(function*() {
       const conversation = { participants, messages }

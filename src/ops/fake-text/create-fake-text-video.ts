@@ -86,6 +86,7 @@ export const createFakeTextVideo = operation({
   http: { method: "POST", path: "/v1/fake-text-videos" },
   access: "workspace",
   tool: "create_fake_text_video",
+  openWorld: true,
   cli: "fake-text",
   idempotent: true,
   readBack: getVideo,

@@ -22,7 +22,7 @@ export const uploadFile = operation({
   summary: "Upload a file",
   description:
     "Stores an image (PNG, JPEG, WebP; at most 25 MB), gif (50 MB) or video (MP4, MOV, WebM; 500 MB) from a URL and returns its `key`, usable as a visual or as gameplay footage. " +
-    "The content decides the kind, not the name. Over HTTP a multipart `file` field works too. Free of credits; synchronous, so no webhook event is sent.",
+    "The content decides the kind, not the name. Free of credits; synchronous, so no webhook event is sent.",
   path: Schema.Struct({}),
   payload: Schema.Struct({ url: SourceUrl, webhookUrl: Schema.optional(WebhookUrl) }),
   output: FileObject,
@@ -30,6 +30,7 @@ export const uploadFile = operation({
   http: { method: "POST", path: "/v1/files" },
   access: "workspace",
   tool: "upload_file",
+  openWorld: true,
   cli: "upload",
   idempotent: true,
   handle: ({ url }) =>

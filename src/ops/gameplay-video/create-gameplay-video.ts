@@ -38,6 +38,7 @@ export const createGameplayVideo = operation({
   http: { method: "POST", path: "/v1/gameplay-videos" },
   access: "workspace",
   tool: "create_gameplay_video",
+  openWorld: true,
   cli: "gameplay",
   idempotent: true,
   readBack: getVideo,

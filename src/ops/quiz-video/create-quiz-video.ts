@@ -38,6 +38,7 @@ export const createQuizVideo = operation({
   http: { method: "POST", path: "/v1/quiz-videos" },
   access: "workspace",
   tool: "create_quiz_video",
+  openWorld: true,
   cli: "quiz",
   idempotent: true,
   readBack: getVideo,

@@ -71,6 +71,7 @@ export const renderVideoOperation = operation({
   http: { method: "POST", path: "/v1/videos/:id/render" },
   access: "workspace",
   tool: "render_video",
+  openWorld: true,
   cli: "render",
   idempotent: true,
   handle: (input) => requestExport(input, "api")

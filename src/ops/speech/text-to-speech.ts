@@ -54,8 +54,10 @@ export const textToSpeech = operation({
   http: { method: "POST", path: "/v1/text-to-speech" },
   access: "workspace",
   tool: "text_to_speech",
+  openWorld: true,
   cli: "speak",
   idempotent: true,
+  answersFile: true,
   handle: ({ script, voiceId }) =>
     Effect.gen(function*() {
       const workspace = yield* CurrentWorkspace

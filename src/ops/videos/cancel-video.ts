@@ -22,7 +22,10 @@ export const cancelVideo = operation({
   errors: ["NotFound", "Conflict"],
   http: { method: "POST", path: "/v1/videos/:id/cancel" },
   access: "workspace",
-  tool: null,
+  tool: "cancel_video",
+  // Sends video.failed; the work stopped is lost (its credits come back, its progress does not).
+  openWorld: true,
+  destructive: true,
   cli: "cancel",
   idempotent: false,
   handle: ({ id }) =>

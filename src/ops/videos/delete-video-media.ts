@@ -25,7 +25,7 @@ export const deleteVideoMedia = operation({
   errors: ["NotFound", "Conflict"],
   http: { method: "DELETE", path: "/v1/videos/:id/media" },
   access: "workspace",
-  tool: null,
+  tool: "delete_video_media",
   cli: "delete-media",
   idempotent: false,
   handle: ({ id }) =>

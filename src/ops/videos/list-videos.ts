@@ -19,7 +19,7 @@ export const listVideos = operation({
   errors: [],
   http: { method: "GET", path: "/v1/videos" },
   access: "workspace",
-  tool: null,
+  tool: "list_videos",
   cli: "list",
   idempotent: false,
   handle: ({ status, limit, cursor }) =>

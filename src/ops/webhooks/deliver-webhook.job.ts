@@ -3,8 +3,9 @@
 // redelivery is a new series of attempts, numbered and scheduled as the first was.
 import { Clock, Duration, Effect, Metric, Option } from "effect"
 import { Outbox } from "../../../domain/ports/outbox.ts"
+import { WebhookSecretStore } from "../../../domain/ports/webhook-secret-store.ts"
 import { type DeliveryOutcome, WebhookTransport } from "../../../domain/ports/webhook-transport.ts"
-import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
+import { activeAt } from "../../../domain/webhook-secrets.ts"
 import {
   ATTEMPT_TIMEOUT_MS,
   isAcknowledged,
@@ -16,7 +17,7 @@ import {
 import { Done, handle, type JobOutcome } from "../../kernel/job.ts"
 import { DeliverWebhook } from "../../kernel/job-catalogue.ts"
 import { webhookDeliveries } from "../../kernel/metrics.ts"
-import { signWebhook } from "../../kernel/webhook-signature.ts"
+import { webhookSignatures } from "../../kernel/webhook-signature.ts"
 
 /** One attempt in the metrics: delivered, failed (another follows) or dropped (the last one failed). */
 const countAttempt = (outcome: "delivered" | "failed" | "dropped", attempt: number) =>
@@ -27,7 +28,7 @@ const timedOut: DeliveryOutcome = { _tag: "Unreachable", error: `no answer withi
 export const deliverWebhook = (
   eventId: string,
   series = 1
-): Effect.Effect<JobOutcome, never, Outbox | WebhookTransport | WorkspaceStore> =>
+): Effect.Effect<JobOutcome, never, Outbox | WebhookTransport | WebhookSecretStore> =>
   Effect.gen(function*() {
     const outbox = yield* Outbox
     const found = yield* outbox.get(eventId)
@@ -39,16 +40,14 @@ export const deliverWebhook = (
       return Done
     }
     const startedAt = yield* Clock.currentTimeMillis
-    const message = webhookMessage({ ...event, eventId: event.id, timestampSeconds: Math.floor(startedAt / 1000) })
-    const workspace = yield* (yield* WorkspaceStore).get(event.workspaceId)
-    const secret = Option.flatMapNullable(workspace, (w) => w.webhookSecret)
-    const headers = Option.match(secret, {
-      onNone: () => message.headers,
-      onSome: (s) => ({
-        ...message.headers,
-        "webhook-signature": signWebhook(s, event.id, Math.floor(startedAt / 1000), message.body)
-      })
-    })
+    const timestampSeconds = Math.floor(startedAt / 1000)
+    const message = webhookMessage({ ...event, eventId: event.id, timestampSeconds })
+    // Signed with every secret active now (several during a rotation); unsigned when the workspace has none.
+    const secrets = activeAt(yield* (yield* WebhookSecretStore).list(event.workspaceId), startedAt)
+    const headers = secrets.length === 0 ? message.headers : {
+      ...message.headers,
+      "webhook-signature": webhookSignatures(secrets.map((s) => s.secret), event.id, timestampSeconds, message.body)
+    }
     const outcome = yield* (yield* WebhookTransport)
       .post({ url: event.url, headers, body: message.body, timeoutMs: ATTEMPT_TIMEOUT_MS + 1000 })
       .pipe(Effect.timeoutTo({

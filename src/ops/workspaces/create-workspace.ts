@@ -36,7 +36,6 @@ export const createWorkspaceNow = (input: typeof NewWorkspace.Type) =>
         plan: input.plan,
         byok: false,
         lastTemplateId: null,
-        webhookSecret: null,
         createdAt: at
       })
       yield* store.insertToken({ id: newId(), workspaceId: id, hash: sha256Hex(token), label: "first token", createdAt: at, revokedAt: null })
