@@ -120,7 +120,9 @@ layer(TestLayer, { timeout: "60 seconds" })("webhook signing secrets", (it) => {
       expect(signaturesOf(later)).toHaveLength(1)
       expect(verifies(lasting.secret, later)).toBe(true)
       expect(verifies(expiring.secret, later)).toBe(false)
-      expect((yield* list).data.map((s) => [s.id, s.active])).toEqual([[expiring.id, false], [lasting.id, true]])
+      // Made at the same instant (the test clock stands still), the two are listed in their ids' order.
+      const byId = (a: ReadonlyArray<string | boolean>, b: ReadonlyArray<string | boolean>) => String(a[0]).localeCompare(String(b[0]))
+      expect((yield* list).data.map((s) => [s.id, s.active]).sort(byId)).toEqual([[expiring.id, false], [lasting.id, true]].sort(byId))
 
       // An expired secret stays expired; one still active takes an expiry (and can lose it again).
       expect(yield* Effect.flip(updateWebhookSecret.handle({ id: expiring.id, expiresAt: null }).pipe(asOwner))).toMatchObject({
