@@ -109,7 +109,8 @@ describe("package-lock.json", () => {
     writeFileSync(join(dir, "package.json"), JSON.stringify(pkg, null, 2))
     copyFileSync("package-lock.json", join(dir, "package-lock.json"))
     copyFileSync(".npmrc", join(dir, ".npmrc"))
-    const flags = ["--ignore-scripts", "--offline", "--no-audit", "--no-fund"]
+    // An explicit log level: under `npm test --silent` npm hands its children a silent one, which hides the error code.
+    const flags = ["--ignore-scripts", "--offline", "--no-audit", "--no-fund", "--loglevel=error"]
     const result = await run("npm", [...args, ...flags], { cwd: dir, env: envWithoutOptOut() }).then(
       () => ({ code: 0, output: "" }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, output: e.stdout + e.stderr })
