@@ -1,10 +1,11 @@
 // The caption removal record (burned-in text wiped from a video), its public object, and the only
 // function allowed to change its state.
 import { Either, Schema } from "effect"
+import { recordId } from "./record-id.ts"
 import { type PixelBox, type RemovalTarget, TextRegion } from "./text-regions.ts"
 import { type Emit, IllegalTransition, type SourceFacts } from "./video.ts"
 
-export const RemovalId = Schema.UUID.annotations({ description: "Identifier of the caption removal (UUID). Stable." })
+export const RemovalId = recordId("caption removal")
 
 export const RemovalStatus = Schema.Literal("processing", "completed", "failed").annotations({
   description: "`processing` until the work ends; `completed` and `failed` are terminal."

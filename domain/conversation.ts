@@ -50,11 +50,17 @@ export const ConversationFields = {
   participants: Schema.Array(Participant).pipe(
     Schema.minItems(MIN_PARTICIPANTS, { message: () => `participants must list ${MIN_PARTICIPANTS} to ${MAX_PARTICIPANTS} people` }),
     Schema.maxItems(MAX_PARTICIPANTS, { message: () => `participants must list ${MIN_PARTICIPANTS} to ${MAX_PARTICIPANTS} people` })
-  ).annotations({ description: `${MIN_PARTICIPANTS} to ${MAX_PARTICIPANTS} people; more than two is a group chat.` }),
+  ).annotations({
+    description: `${MIN_PARTICIPANTS} to ${MAX_PARTICIPANTS} people; more than two is a group chat.`,
+    examples: [[{ id: "sam", name: "Sam", me: true }, { id: "alex", name: "Alex" }]]
+  }),
   messages: Schema.Array(ChatMessage).pipe(
     Schema.minItems(1, { message: () => `messages must list 1 to ${MAX_MESSAGES} messages` }),
     Schema.maxItems(MAX_MESSAGES, { message: () => `messages must list 1 to ${MAX_MESSAGES} messages` })
-  ).annotations({ description: `1 to ${MAX_MESSAGES} messages, oldest first.` }),
+  ).annotations({
+    description: `1 to ${MAX_MESSAGES} messages, oldest first.`,
+    examples: [[{ from: "alex", text: "Are you still coming tonight?" }, { from: "sam", text: "On my way 🚲" }]]
+  }),
   theme: Schema.optionalWith(ChatThemeId, { default: () => "imessage-light" as const })
 }
 

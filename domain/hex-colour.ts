@@ -4,4 +4,4 @@ import { Schema } from "effect"
 
 export const HexColour = Schema.String.pipe(
   Schema.pattern(/^#[0-9a-fA-F]{6}$/, { message: () => "must be a colour as #RRGGBB, e.g. #FFE000" })
-).annotations({ description: "A colour, #RRGGBB." })
+).annotations({ description: "A colour, #RRGGBB.", examples: ["#FFE000"] })

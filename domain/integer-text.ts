@@ -11,3 +11,12 @@ export const IntegerFromText = Schema.compose(
   ),
   Schema.NumberFromString
 )
+
+/**
+ * A path or query integer from `minimum` (to `maximum`): decoded from text, described to JSON Schema as
+ * the integer a client sends rather than as the text it travels as.
+ */
+export const integerParameter = (minimum: number, maximum?: number) =>
+  IntegerFromText.pipe(
+    maximum === undefined ? Schema.greaterThanOrEqualTo(minimum) : Schema.between(minimum, maximum)
+  ).annotations({ jsonSchema: maximum === undefined ? { type: "integer", minimum } : { type: "integer", minimum, maximum } })

@@ -18,6 +18,7 @@ export const Language = Schema.String.pipe(
   Schema.pattern(/^[a-z]{2}$/, { message: () => "Expected a language as its two-letter ISO 639-1 code, e.g. `en` or `de`" })
 ).annotations({
   identifier: "Language",
+  examples: ["en"],
   description: "The spoken language as its ISO 639-1 code (`en`, `de`, `ja`…). Left out: detected by whisper's multilingual models, English otherwise."
 })
 

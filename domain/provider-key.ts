@@ -13,7 +13,7 @@ export const PROVIDER_NAMES: Readonly<Record<Provider, string>> = { openai: "Ope
 /** One token of printable ASCII: what both providers issue, and nothing a header could not carry. */
 export const ProviderApiKey = Schema.String.pipe(
   Schema.pattern(/^[\x21-\x7e]{8,512}$/, { message: () => "an API key is 8 to 512 printable characters without spaces" })
-).annotations({ description: "The provider's API key, as its dashboard shows it (e.g. `sk-...`)." })
+).annotations({ description: "The provider's API key, as its dashboard shows it (e.g. `sk-...`).", examples: ["sk-proj-3xampleKey0000"] })
 
 /** The characters of a stored key that are ever shown again. */
 export const lastFour = (apiKey: string): string => apiKey.slice(-4)

@@ -52,7 +52,10 @@ export const QuizFields = {
   questions: Schema.Array(QuizQuestion).pipe(
     Schema.minItems(1, { message: () => `questions must list 1 to ${MAX_QUESTIONS} questions` }),
     Schema.maxItems(MAX_QUESTIONS, { message: () => `questions must list 1 to ${MAX_QUESTIONS} questions` })
-  ).annotations({ description: `1 to ${MAX_QUESTIONS} questions, in the order they are asked.` }),
+  ).annotations({
+    description: `1 to ${MAX_QUESTIONS} questions, in the order they are asked.`,
+    examples: [[{ question: "Which planet has the most moons?", answers: ["Saturn", "Jupiter", "Mars"], correct: 0 }]]
+  }),
   outro: Schema.optional(text(200, "outro").annotations({ description: `Shown and read on the outro card; default "${DEFAULT_OUTRO}".` })),
   countdownSeconds: Schema.optional(Schema.Int.pipe(
     Schema.between(3, 15, { message: () => "countdownSeconds must be a whole number from 3 to 15" })

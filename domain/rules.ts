@@ -38,7 +38,8 @@ export const WebhookUrl = Schema.String.pipe(
 ).annotations({
   identifier: "WebhookUrl",
   description:
-    "HTTPS callback fired once when the work reaches a terminal status. At most 1024 characters; http:// is rejected. Treat it as a credential: put a secret in its path or query."
+    "HTTPS callback fired once when the work reaches a terminal status. At most 1024 characters; http:// is rejected. Treat it as a credential: put a secret in its path or query.",
+  examples: ["https://hooks.example.com/reelwright/7Hq2xKp9"]
 })
 
 /** Where the service fetches a media file. Public http(s) addresses only; checked again when fetched. */
@@ -48,7 +49,8 @@ export const SourceUrl = Schema.String.pipe(
 ).annotations({
   identifier: "SourceUrl",
   description:
-    "Address of the media file itself (not a page playing it), reachable without authentication. At most 500 MB and 2 hours."
+    "Address of the media file itself (not a page playing it), reachable without authentication. At most 500 MB and 2 hours.",
+  examples: ["https://media.example.com/talk.mp4"]
 })
 
 export const RenderFormat = Schema.Literal("standard", "greenscreen").annotations({
@@ -139,4 +141,8 @@ export const Script = Schema.String.pipe(
   Schema.filter(hasOnlySpeakableWords, {
     message: () => `script has a word of over ${MAX_WORD_CHARACTERS} characters: put spaces between its words`
   })
-).annotations({ identifier: "Script", description: `The text to speak, at most ${MAX_SCRIPT_CHARACTERS} characters.` })
+).annotations({
+  identifier: "Script",
+  description: `The text to speak, at most ${MAX_SCRIPT_CHARACTERS} characters.`,
+  examples: ["Three things nobody tells you about sourdough. First, the starter is slower in winter."]
+})

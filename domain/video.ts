@@ -1,8 +1,9 @@
 // The video record, its public object, and the only function allowed to change its state.
 import { Either, Schema } from "effect"
+import { recordId } from "./record-id.ts"
 import { FrameRate, RenderFormat, RenderOptions } from "./rules.ts"
 
-export const VideoId = Schema.UUID.annotations({ description: "Identifier of the video (UUID). Stable." })
+export const VideoId = recordId("video")
 
 export const Status = Schema.Literal("processing", "completed", "failed").annotations({
   description: "`processing` until the work ends; `completed` and `failed` are terminal."

@@ -14,7 +14,10 @@ export const VocabularyTerm = Schema.Trim.pipe(
 
 export const VocabularyTerms = Schema.Array(VocabularyTerm).pipe(
   Schema.maxItems(MAX_VOCABULARY_TERMS, { message: () => `A vocabulary holds at most ${MAX_VOCABULARY_TERMS} terms` })
-).annotations({ description: `Names and terms, at most ${MAX_VOCABULARY_TERMS}; repeats (ignoring case) are kept once.` })
+).annotations({
+  description: `Names and terms, at most ${MAX_VOCABULARY_TERMS}; repeats (ignoring case) are kept once.`,
+  examples: [["Reelwright", "Kubernetes", "Siobhán"]]
+})
 
 /** Each term once, the first spelling kept, in the order given. */
 export const distinctTerms = (terms: ReadonlyArray<string>): ReadonlyArray<string> => {

@@ -17,8 +17,9 @@ const ErrorBody = Schema.Struct({
   error: Schema.Struct({
     code: Schema.String.annotations({ description: "Stable machine-readable code, e.g. `invalid_input`." }),
     message: Schema.String.annotations({ description: "What is wrong, for a person." }),
-    details: Schema.optional(Schema.Unknown).annotations({
-      description: "For invalid input: `{ field, issues: [{ path, message }] }`."
+    details: Schema.optional(Schema.Unknown.annotations({ jsonSchema: { type: "object" } })).annotations({
+      description: "Facts a client can act on, by code: `{ field, issues: [{ path, message }] }` for invalid input, " +
+        "`{ required, balance }` for too few credits, `{ retryAfterSeconds }` when told to wait."
     }),
     requestId: Schema.optionalWith(Schema.String, { exact: true }).annotations({
       description: "The request's id, as in the `X-Request-Id` header and the service's logs: quote it when reporting a failure."
@@ -47,16 +48,33 @@ const withStatus = (status: number, description: string) =>
     }
   ).annotations(HttpApiSchema.annotations({ status, description }))
 
+/** What each status the API answers means, in the OpenAPI document and on the error schemas. */
+export const STATUS_DESCRIPTIONS = {
+  400: "The request is malformed or a field is invalid; `details.field` names it.",
+  401: "Missing, unknown or revoked token.",
+  402: "Not enough credits, or with BYOK not enough cash; `details` has `required` and `balance`.",
+  403: "The plan does not allow this.",
+  404: "No such record in this workspace.",
+  408: "The body arrived too slowly; send it again.",
+  409: "The record is not in a state that allows this, or the Idempotency-Key was used with another body.",
+  413: "The body is over its size limit (one for JSON, another for an uploaded file).",
+  415: "The body's type is not one the route takes (JSON, or a multipart form where it takes an upload).",
+  429: "Too many requests with this token; `Retry-After` (and `details.retryAfterSeconds`) says when to retry.",
+  431: "The request's headers are over 16 KB together.",
+  500: "Something went wrong on the service's side; the message quotes the request id to report.",
+  503: "Something the request needs is unreachable (the database, a speech engine), not the request: retry after `Retry-After` or shortly."
+} as const
+
 export const ApiErrors = {
-  400: withStatus(400, "The request is malformed or a field is invalid; `details.field` names it."),
-  401: withStatus(401, "Missing, unknown or revoked token."),
-  402: withStatus(402, "Not enough credits, or with BYOK not enough cash; `details` has `required` and `balance`."),
-  403: withStatus(403, "The plan does not allow this."),
-  404: withStatus(404, "No such record in this workspace."),
-  409: withStatus(409, "The record is not in a state that allows this, or the Idempotency-Key was used with another body."),
-  413: withStatus(413, "The upload is over the size limit."),
-  429: withStatus(429, "Too many requests with this token; `Retry-After` (and `details.retryAfterSeconds`) says when to retry."),
-  503: withStatus(503, "A tool or service the request needs failed (a speech engine), not the request: retry shortly, or choose another voice.")
+  400: withStatus(400, STATUS_DESCRIPTIONS[400]),
+  401: withStatus(401, STATUS_DESCRIPTIONS[401]),
+  402: withStatus(402, STATUS_DESCRIPTIONS[402]),
+  403: withStatus(403, STATUS_DESCRIPTIONS[403]),
+  404: withStatus(404, STATUS_DESCRIPTIONS[404]),
+  409: withStatus(409, STATUS_DESCRIPTIONS[409]),
+  413: withStatus(413, STATUS_DESCRIPTIONS[413]),
+  429: withStatus(429, STATUS_DESCRIPTIONS[429]),
+  503: withStatus(503, STATUS_DESCRIPTIONS[503])
 } as const
 
 export const STATUS_OF: Readonly<Record<DomainError["_tag"], keyof typeof ApiErrors>> = {

@@ -6,8 +6,11 @@ import { type Context, Schema } from "effect"
 import { VideoId } from "../../domain/video.ts"
 import { adminOperations, workspaceOperations } from "../../src/catalogue.ts"
 import type { AnyOperation, Operation, RecordRead } from "../../src/kernel/operation.ts"
+import { describedSchema } from "../described-schema.ts"
 import { type ApiError, ApiErrors, STATUS_OF } from "./api-error.ts"
 import { AdminAuthentication, Authentication } from "./authentication.ts"
+import { documentedResponses, type RouteFacts } from "./documented-responses.ts"
+import { finishedDocument } from "./openapi-document.ts"
 import { UPLOAD_NOTE, uploadForm, type UploadFormFields } from "./upload-form.ts"
 
 export const IdempotencyHeaders = Schema.Struct({
@@ -78,18 +81,35 @@ const withLocation = (read: RecordRead) => (operation: Record<string, unknown>):
   return { ...operation, responses: { ...responses, 200: { ...responses[200], headers: { Location: location } } } }
 }
 
-/** The endpoint of one operation, built step by step from what the operation declares. */
-const endpointOf = (op: AnyOperation): HttpApiEndpoint.HttpApiEndpoint.Any => {
+/** The facts of an operation's route that decide what it may answer. */
+const routeFacts = (op: AnyOperation, rateLimited: boolean): RouteFacts => {
+  const takesBody = op.http.method !== "GET" && op.http.method !== "DELETE" && Object.keys(op.payload.fields).length > 0
+  const takesInput = op.idempotent || Object.keys(op.path.fields).length + Object.keys(op.payload.fields).length > 0
+  // A reused Idempotency-Key with another body is a 409.
+  const statuses = [...op.errors.map((tag) => STATUS_OF[tag]), ...(op.idempotent ? [409 as const] : [])]
+  return { takesInput, takesBody, rateLimited, statuses }
+}
+
+/**
+ * The endpoint of one operation, built step by step from what the operation declares. Its schemas are
+ * described for readers (described-schema.ts), which changes nothing they decode.
+ */
+const endpointOf = (op: AnyOperation, rateLimited: boolean): HttpApiEndpoint.HttpApiEndpoint.Any => {
   let endpoint: EndpointSteps = HttpApiEndpoint.make(op.http.method)(op.name, op.http.path)
-  if (Object.keys(op.path.fields).length > 0) endpoint = endpoint.setPath(op.path)
-  if (Object.keys(op.payload.fields).length > 0) endpoint = endpoint.setPayload(httpPayload(op))
-  if (op.idempotent) endpoint = endpoint.setHeaders(IdempotencyHeaders)
-  endpoint = endpoint.addSuccess(op.output).addError(ApiErrors[400])
+  if (Object.keys(op.path.fields).length > 0) endpoint = endpoint.setPath(describedSchema(op.path) as AnyOperation["path"])
+  if (Object.keys(op.payload.fields).length > 0) endpoint = endpoint.setPayload(describedSchema(httpPayload(op)))
+  if (op.idempotent) endpoint = endpoint.setHeaders(describedSchema(IdempotencyHeaders) as typeof IdempotencyHeaders)
+  endpoint = endpoint.addSuccess(describedSchema(op.output)).addError(ApiErrors[400])
   for (const tag of op.errors) endpoint = endpoint.addError(ApiErrors[STATUS_OF[tag]])
   if (op.upload !== undefined) endpoint = endpoint.addError(ApiErrors[413])
-  if (op.readBack !== undefined) endpoint = endpoint.annotate(OpenApi.Transform, withLocation(op.readBack))
+  const responses = documentedResponses(routeFacts(op, rateLimited))
+  const readBack = op.readBack
+  const documented = readBack === undefined ? responses : (o: Record<string, unknown>) => withLocation(readBack)(responses(o))
   const description = op.upload === undefined ? op.description : `${op.description} ${UPLOAD_NOTE}`
-  return endpoint.annotate(OpenApi.Summary, op.summary).annotate(OpenApi.Description, description)
+  return endpoint
+    .annotate(OpenApi.Transform, documented)
+    .annotate(OpenApi.Summary, op.summary)
+    .annotate(OpenApi.Description, description)
 }
 
 /**
@@ -97,32 +117,50 @@ const endpointOf = (op: AnyOperation): HttpApiEndpoint.HttpApiEndpoint.Any => {
  * through the loop, so the group's type is stated from the list itself (`EndpointOf` each operation),
  * the one place where types meet values; the handlers and HttpApiClient are checked against it.
  */
-const groupOf = <const Name extends string, const Ops extends ReadonlyArray<AnyOperation>>(name: Name, operations: Ops) =>
+const groupOf = <const Name extends string, const Ops extends ReadonlyArray<AnyOperation>>(
+  name: Name,
+  operations: Ops,
+  rateLimited: boolean
+) =>
   operations.reduce<HttpApiGroup.HttpApiGroup<Name, HttpApiEndpoint.HttpApiEndpoint.Any, never>>(
-    (group, op) => group.add(endpointOf(op)),
+    (group, op) => group.add(endpointOf(op, rateLimited)),
     HttpApiGroup.make(name)
   ) as HttpApiGroup.HttpApiGroup<Name, EndpointOf<Ops[number]>, never>
 
-const captionFile = <const Name extends string>(name: Name, extension: "srt" | "vtt", contentType: string) =>
+const captionFile = <const Name extends string>(name: Name, extension: "srt" | "vtt", contentType: string, example: string) =>
   HttpApiEndpoint.get(name, `/v1/videos/:id/captions.${extension}`)
     .setPath(Schema.Struct({ id: VideoId }))
-    .addSuccess(HttpApiSchema.Text({ contentType }))
+    .addSuccess(HttpApiSchema.Text({ contentType }).annotations({ description: "The captions file.", examples: [example] }))
     .addError(ApiErrors[404])
     .addError(ApiErrors[409])
     .annotate(OpenApi.Summary, `Get a video's captions as ${extension.toUpperCase()}`)
+    .annotate(OpenApi.Description, `The captions of a captioned video as a ${extension.toUpperCase()} file, with its edits.`)
+    .annotate(
+      OpenApi.Transform,
+      documentedResponses({ takesInput: true, takesBody: false, rateLimited: true, statuses: [404, 409] })
+    )
 
-export const captionSrt = captionFile("getVideoCaptionsSrt", "srt", "application/x-subrip")
-export const captionVtt = captionFile("getVideoCaptionsVtt", "vtt", "text/vtt")
+export const captionSrt = captionFile(
+  "getVideoCaptionsSrt",
+  "srt",
+  "application/x-subrip",
+  "1\n00:00:00,000 --> 00:00:01,400\nHello and welcome\n"
+)
+export const captionVtt = captionFile("getVideoCaptionsVtt", "vtt", "text/vtt", "WEBVTT\n\n00:00.000 --> 00:01.400\nHello and welcome\n")
 
-export class VideosGroup extends groupOf("v1", workspaceOperations)
+export class VideosGroup extends groupOf("v1", workspaceOperations, true)
   .add(captionSrt)
   .add(captionVtt)
   .addError(ApiErrors[429])
   .middleware(Authentication)
   .annotate(OpenApi.Title, "API")
+  .annotate(
+    OpenApi.Description,
+    "What a workspace does with its token: make videos, speech and screenshots, follow and edit them, and manage its account."
+  )
 {}
 
-export class AdminGroup extends groupOf("admin", adminOperations)
+export class AdminGroup extends groupOf("admin", adminOperations, false)
   .middleware(AdminAuthentication)
   .annotate(OpenApi.Title, "Admin")
   .annotate(OpenApi.Description, "Operator-only: needs ADMIN_TOKEN, never a workspace token. The CLI calls these.")
@@ -136,8 +174,13 @@ export class ReelwrightApi extends HttpApi.make("reelwright")
   .addError(ApiErrors[413])
   .annotate(OpenApi.Title, "Reelwright API")
   .annotate(OpenApi.Version, "1")
+  .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/license/mit" })
   .annotate(
     OpenApi.Description,
-    "Turns spoken videos into captioned mp4s, charges credits, reports progress through the video record and webhooks. Errors share one shape: `{\"error\":{\"code\",\"message\",\"details\"}}`."
+    "Makes short videos (captioned from a spoken clip, or from a script, a chat, a quiz or gameplay), speech (mp3) and " +
+      "chat screenshots (png), and wipes burned-in captions. Work is charged in credits and reports progress through its " +
+      "record and webhooks; every workspace operation is also an MCP tool at `/mcp`. Errors share one shape, `Error`: " +
+      "`{\"error\":{\"code\",\"message\",\"details\"}}`."
   )
+  .annotate(OpenApi.Transform, finishedDocument)
 {}

@@ -1,11 +1,21 @@
 // The HTTP server: the derived API with its docs, the media links, the editor page, and the
 // request guards (bodies read under caps and deadlines, every refusal a JSON answer).
-import { type HttpApi, HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer, HttpServerResponse, type HttpApp } from "@effect/platform"
+import {
+  type HttpApi,
+  HttpApiBuilder,
+  HttpApiSwagger,
+  HttpMiddleware,
+  HttpServer,
+  HttpServerResponse,
+  type HttpApp,
+  OpenApi
+} from "@effect/platform"
 import { Duration, Effect, Layer } from "effect"
 import { Transactor } from "../../domain/ports/transactor.ts"
 import { ReelwrightApi } from "./api.ts"
 import { AdminAuthenticationLive, type AdminToken, AuthenticationLive } from "./authentication.ts"
 import type { CatalogueServices } from "../../src/catalogue.ts"
+import { ServiceConfig } from "../../src/kernel/service-config.ts"
 import { EditorRoutes } from "../editor/editor-routes.ts"
 import { EditorAssetsRoute } from "../editor/editor-assets.ts"
 import { AdminGroupLive, VideosGroupLive } from "./handlers.ts"
@@ -49,13 +59,19 @@ const HealthRoutes = HttpApiBuilder.Router.use((router) =>
     )
   }))
 
+/** The API as this deployment serves it: its documents (/openapi.json, /docs) name its base URL as the server. */
+const servedApi = Layer.unwrapEffect(
+  Effect.map(ServiceConfig, ({ baseUrl }) =>
+    HttpApiBuilder.api(ReelwrightApi.annotate(OpenApi.Servers, [{ url: baseUrl, description: "This deployment." }])))
+)
+
 // The API's groups are derived in a loop, which erases their requirements: state them here.
-export const ApiLive = HttpApiBuilder.api(ReelwrightApi).pipe(
+export const ApiLive = servedApi.pipe(
   Layer.provide([
     VideosGroupLive.pipe(Layer.provide(AuthenticationLive)),
     AdminGroupLive.pipe(Layer.provide(AdminAuthenticationLive))
   ])
-) as Layer.Layer<HttpApi.Api, never, CatalogueServices | AdminToken>
+) as Layer.Layer<HttpApi.Api, never, CatalogueServices | AdminToken | ServiceConfig>
 
 /** Everything served, without the socket: tests and main add the listener. */
 export const HttpAppLive = HttpApiBuilder.serve(serverMiddleware).pipe(

@@ -27,7 +27,10 @@ export const uploadForm = (op: AnyOperation): Schema.Schema.AnyNoContext | null 
   if (op.upload === undefined) return null
   const asText = textFields(op.payload.ast).filter((p) => p.name !== "url")
   const form = Schema.Struct({
-    file: Multipart.SingleFileSchema.annotations({ description: "The file, in place of `url`." }),
+    // One file part, written as OpenAPI says an upload is: the platform would describe the decoded record.
+    file: Multipart.SingleFileSchema.annotations({
+      jsonSchema: { type: "string", format: "binary", contentMediaType: "application/octet-stream", description: "The file, in place of `url`." }
+    }),
     url: Schema.optional(Schema.String).annotations({ description: "Not allowed with `file`: send one of them." })
   })
   const withText = new AST.TypeLiteral([...fieldsOf(form.ast), ...asText], [])

@@ -1,7 +1,8 @@
 // The JSON Schemas of a tool's input and output, from the operation's own Schemas, as an assistant
 // reads them: each field with the description its Schema gives, and every named part written in place
 // (no `$defs` and `$ref`: several MCP clients pass schemas to models that cannot follow them).
-import { JSONSchema, Option, Predicate, Schema, SchemaAST as AST } from "effect"
+import { JSONSchema, Predicate, type Schema } from "effect"
+import { describedSchema } from "../described-schema.ts"
 
 /** A JSON Schema whose root is an object, the only kind MCP allows for a tool's input and output. */
 export interface ObjectJsonSchema {
@@ -12,55 +13,6 @@ export interface ObjectJsonSchema {
 type JsonObject = { readonly [key: string]: unknown }
 
 const isObject = (value: unknown): value is JsonObject => Predicate.isRecord(value)
-
-/**
- * Effect writes a filter it cannot express in JSON Schema (`isHttpsUrl`) as the type it refines, and
- * drops its annotations with it: `WebhookUrl` would be described as "a string at most 1024 character(s)
- * long". An empty `jsonSchema` annotation on such a filter keeps its description and title, adding no
- * keyword. Effect's own filters (those with a schema id) title themselves after their code (`int`,
- * `maxLength(4096)`): noise beside the keyword that says the same, so that title goes.
- */
-const describedRefinements = (ast: AST.AST): AST.AST => {
-  switch (ast._tag) {
-    case "Refinement": {
-      const { [AST.TitleAnnotationId]: _builtInTitle, ...untitled } = ast.annotations
-      const annotations = Option.isSome(AST.getSchemaIdAnnotation(ast)) ? untitled : ast.annotations
-      const described = Option.isSome(AST.getJSONSchemaAnnotation(ast)) ? annotations : { ...annotations, [AST.JSONSchemaAnnotationId]: {} }
-      return new AST.Refinement(describedRefinements(ast.from), ast.filter, described)
-    }
-    case "TypeLiteral":
-      return new AST.TypeLiteral(
-        ast.propertySignatures.map((p) =>
-          new AST.PropertySignature(p.name, describedRefinements(p.type), p.isOptional, p.isReadonly, p.annotations)
-        ),
-        ast.indexSignatures.map((i) => new AST.IndexSignature(i.parameter, describedRefinements(i.type), i.isReadonly)),
-        ast.annotations
-      )
-    case "Union":
-      return AST.Union.make(ast.types.map(describedRefinements), ast.annotations)
-    case "TupleType":
-      return new AST.TupleType(
-        ast.elements.map((e) => new AST.OptionalType(describedRefinements(e.type), e.isOptional, e.annotations)),
-        ast.rest.map((r) => new AST.Type(describedRefinements(r.type), r.annotations)),
-        ast.isReadonly,
-        ast.annotations
-      )
-    case "Transformation":
-      return new AST.Transformation(describedRefinements(ast.from), describedRefinements(ast.to), ast.transformation, withSurrogate(ast))
-    case "Declaration":
-      return new AST.Declaration(ast.typeParameters, ast.decodeUnknown, ast.encodeUnknown, withSurrogate(ast))
-    case "Suspend":
-      return new AST.Suspend(() => describedRefinements(ast.f()), ast.annotations)
-    default:
-      return ast
-  }
-}
-
-/** A Schema.Class is written from the struct its surrogate annotation holds, so that struct is rewritten too. */
-const withSurrogate = (ast: AST.AST): AST.Annotations => {
-  const surrogate = AST.getSurrogateAnnotation(ast)
-  return Option.isNone(surrogate) ? ast.annotations : { ...ast.annotations, [AST.SurrogateAnnotationId]: describedRefinements(surrogate.value) }
-}
 
 /** Keywords that only say something about the value: they may sit beside the schema they annotate. */
 const ANNOTATIONS = new Set(["title", "description", "default", "examples"])
@@ -108,7 +60,7 @@ const isObjectSchema = (schema: JsonObject): boolean =>
  * schemas for a tool).
  */
 export const objectJsonSchema = (schema: Schema.Schema.AnyNoContext, wording: Wording = (text) => text): ObjectJsonSchema | null => {
-  const made = JSONSchema.make(Schema.make(describedRefinements(schema.ast)), { target: "jsonSchema2020-12" })
+  const made = JSONSchema.make(describedSchema(schema), { target: "jsonSchema2020-12" })
   const defs: JsonObject = isObject(made.$defs) ? made.$defs : {}
   const written = inlined(made, defs, [], wording)
   if (!isObject(written) || !isObjectSchema(written)) return null

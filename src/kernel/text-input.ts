@@ -50,11 +50,22 @@ export const fieldFromText = (field: AST.AST): AST.AST => {
 export const fieldsOf = (ast: AST.AST): ReadonlyArray<AST.PropertySignature> =>
   AST.isTypeLiteral(ast) ? ast.propertySignatures : AST.isTransformation(ast) ? fieldsOf(ast.from) : []
 
-/** What the field is, said where documents look for it (the property), with the text form JSON needs. */
+/** How each form but plain text is written, told after what the field is. */
+const FORM_NOTES: Readonly<Record<Exclude<TextForm, "text">, string>> = {
+  number: "In decimal digits.",
+  boolean: "As `true` or `false`.",
+  json: "As a JSON string."
+}
+
+/**
+ * What the field is, said where documents look for it (the property), with its text form: a document
+ * describes the text, whose own description would only name its pattern.
+ */
 const describedAsText = (p: AST.PropertySignature): AST.Annotations => {
-  if (textFormOf(p.type) !== "json") return p.annotations
+  const form = textFormOf(p.type)
+  if (form === "text") return p.annotations
   const said = Option.orElse(AST.getDescriptionAnnotation(p), () => AST.getDescriptionAnnotation(definedPart(p.type)))
-  return { ...p.annotations, [AST.DescriptionAnnotationId]: `${Option.getOrElse(said, () => "")} As a JSON string.`.trim() }
+  return { ...p.annotations, [AST.DescriptionAnnotationId]: `${Option.getOrElse(said, () => "")} ${FORM_NOTES[form]}`.trim() }
 }
 
 /** Each field of a struct in its text form, optional where it was. */

@@ -132,6 +132,12 @@ describe("HTTP details", () => {
       expect((await call(app.baseUrl, "/v1/videos", { token })).headers.get("location")).toBeNull()
     })
   })
+
+  it("refuses an id that is not one in a sentence naming the kind of record and quoting what came", async () => {
+    const answer = await call(app.baseUrl, "/v1/videos/nope", { token })
+    expect(answer.status).toBe(400)
+    expect(answer.body.error.message).toBe(`id: must be a video's id (a UUID, as its create answered it), not "nope"`)
+  })
 })
 
 describe("readBack declarations", () => {

@@ -16,7 +16,7 @@ export const createCaptionTemplate = operation({
   path: Schema.Struct({}),
   payload: Schema.Struct({
     name: TemplateName,
-    basedOn: Schema.optional(Schema.Int).annotations({ description: "Template whose style is the starting point (default -1)." }),
+    basedOn: Schema.optional(Schema.Int.annotations({ description: "Template whose style is the starting point (default -1)." })),
     style: Schema.optionalWith(StyleChanges, { default: () => ({}) })
   }),
   output: CaptionTemplateObject,

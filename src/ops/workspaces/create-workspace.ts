@@ -9,13 +9,23 @@ import { operation } from "../../kernel/operation.ts"
 import { newApiToken, newId, sha256Hex } from "../../kernel/secrets.ts"
 
 export const NewWorkspace = Schema.Struct({
-  name: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(120)),
-  ownerEmail: Schema.String.pipe(Schema.pattern(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { message: () => "ownerEmail must be an email address" })),
+  name: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(120)).annotations({
+    description: "The workspace's name, as its members see it."
+  }),
+  ownerEmail: Schema.String.pipe(Schema.pattern(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { message: () => "ownerEmail must be an email address" })).annotations({
+    description: "The email address of the workspace's owner.",
+    examples: ["ada@example.com"]
+  }),
   plan: Schema.optionalWith(Plan, { default: () => "free" as const }),
-  credits: Schema.optionalWith(Schema.Int.pipe(Schema.nonNegative()), { default: () => 0 }),
-  token: Schema.optional(Schema.String.pipe(Schema.minLength(16))).annotations({
-    description: "Use this API token instead of a random one (development set-ups)."
-  })
+  credits: Schema.optionalWith(
+    Schema.Int.pipe(Schema.nonNegative()).annotations({ description: "Credits to start with, beside the plan's monthly grant." }),
+    { default: () => 0 }
+  ),
+  token: Schema.optional(
+    Schema.String.pipe(Schema.minLength(16)).annotations({
+      description: "Use this API token instead of a random one (development set-ups)."
+    })
+  )
 })
 
 /**

@@ -10,7 +10,10 @@ export const issueToken = operation({
   summary: "Issue an API token (admin)",
   description: "A new API token for the workspace; shown once, stored only as a hash.",
   path: Schema.Struct({ workspaceId: Schema.String.annotations({ description: "The workspace the token acts for." }) }),
-  payload: Schema.Struct({ label: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(120)), { default: () => "api token" }) }),
+  payload: Schema.Struct({ label: Schema.optionalWith(
+    Schema.String.pipe(Schema.maxLength(120)).annotations({ description: "What the token is for, shown beside it." }),
+    { default: () => "api token" }
+  ) }),
   output: Schema.Struct({
     tokenId: Schema.String.annotations({ description: "Names the token for revocation." }),
     token: Schema.String.annotations({ description: "The API token; shown once, stored only as a hash." })

@@ -14,7 +14,11 @@ export const setWebhookSecret = operation({
     "signing. Workspace members manage their own secrets, several at once for a rotation, with /v1/webhook-secrets.",
   path: Schema.Struct({ workspaceId: Schema.String.annotations({ description: "The workspace whose deliveries are signed." }) }),
   payload: Schema.Struct({
-    secret: Schema.optional(Schema.String.pipe(Schema.startsWith(WEBHOOK_SECRET_PREFIX), Schema.minLength(30))),
+    secret: Schema.optional(
+      Schema.String.pipe(Schema.startsWith(WEBHOOK_SECRET_PREFIX), Schema.minLength(30)).annotations({
+        description: "The secret to sign with (`whsec_…`); left out, a random one."
+      })
+    ),
     clear: Schema.optional(Schema.Boolean).annotations({ description: "true: stop signing." })
   }),
   output: Schema.Struct({

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { CaptionStyle, PartialCaptionStyle } from "../../../../domain/captions.ts"
-import { IntegerFromText } from "../../../../domain/integer-text.ts"
+import { integerParameter } from "../../../../domain/integer-text.ts"
 
 export const CaptionTemplateObject = Schema.Struct({
   id: Schema.Int.annotations({ description: "Negative = built-in, positive = saved by the workspace." }),
@@ -25,6 +25,6 @@ export const present = (t: { readonly id: number; readonly name: string; readonl
   style: t.style
 })
 
-export const SavedTemplateId = IntegerFromText.pipe(Schema.positive()).annotations({
+export const SavedTemplateId = integerParameter(1).annotations({
   description: "A saved template's id (positive). Built-in templates cannot be changed."
 })

@@ -9,4 +9,4 @@ export const EmailAddress = Schema.Lowercase.pipe(
       Schema.pattern(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { message: () => "must be an email address" })
     )
   )
-).annotations({ description: "An email address; compared without regard to case." })
+).annotations({ description: "An email address; compared without regard to case.", examples: ["ada@example.com"] })
