@@ -11,6 +11,12 @@ export const REFRESH_TOKEN_TTL = Duration.days(90)
 export const CODE_TTL = Duration.seconds(60)
 /** A browser sign-in lasts a week. */
 export const SESSION_TTL = Duration.days(7)
+/**
+ * A registered client that no user has approved (it has no grant, live or revoked) is deleted this long
+ * after its registration: registration is open to anyone, and an install that never connects leaves
+ * nothing worth keeping. A client a user approved is kept.
+ */
+export const UNUSED_CLIENT_TTL = Duration.days(30)
 
 /** The methods PKCE may use: only S256 (plain, and a missing method, which RFC 7636 reads as plain, are refused). */
 export const PKCE_METHOD = "S256"
@@ -34,6 +40,39 @@ export const redirectUriProblem = (uri: string): string | null => {
   return url.protocol === "http:"
     ? `${uri} uses http on a host other than localhost, 127.0.0.1 or [::1]: use https`
     : `${uri} uses ${url.protocol} : only https (or http on localhost) is allowed`
+}
+
+/** A client_id that is an http(s) URL names a client metadata document; any other was registered here. */
+export const isClientIdUrl = (clientId: string): boolean => /^https?:\/\//i.test(clientId)
+
+/** The path as written, before a URL parser resolves its dot segments away. */
+const writtenPath = (url: string): string => url.replace(/^[a-z]+:\/\/[^/?#]*/i, "").replace(/[?#].*$/s, "")
+
+const isDotSegment = (segment: string): boolean => /^(?:\.|%2e){1,2}$/i.test(segment)
+
+/**
+ * Why a client_id URL cannot name a client metadata document, or null when it can
+ * (draft-ietf-oauth-client-id-metadata-document §3): https, a path below the root, no fragment, no
+ * credentials, no dot segments, and written as a URL parser writes it back, so one client has one id.
+ * http passes only when `loopbackHttp` (the outbound client's test switch, OUTBOUND_ALLOW_LOOPBACK=1) is
+ * on and the host is loopback: tests can then serve documents without a certificate, while in service
+ * the document that decides where codes go always comes over TLS.
+ */
+export const clientIdUrlProblem = (clientId: string, options: { readonly loopbackHttp: boolean }): string | null => {
+  if (!URL.canParse(clientId)) return "it is not an absolute URL"
+  const url = new URL(clientId)
+  if (url.protocol === "http:") {
+    if (!options.loopbackHttp || !isLoopbackHost(url.hostname)) return "it uses http, and a client ID URL must use https"
+  } else if (url.protocol !== "https:") {
+    return `it uses ${url.protocol} and a client ID URL must use https`
+  }
+  if (clientId.includes("#")) return "it has a fragment (#), which a client ID URL may not have"
+  if (url.username !== "" || url.password !== "") return "it carries a user name or password"
+  const path = writtenPath(clientId)
+  if (path === "" || path === "/") return "it has no path: the document must live at a path such as /oauth/client.json"
+  if (path.split("/").some(isDotSegment)) return "its path has . or .. segments"
+  if (url.href !== clientId) return `it is not written in normal form; the same URL is written ${url.href}`
+  return null
 }
 
 /** RFC 7636 §4.1: 43 to 128 characters from the unreserved set. */

@@ -14,6 +14,7 @@ import { PocketsphinxAlignerLive } from "../adapters/media/pocketsphinx-aligner.
 import { SynthSoundEffectsLive } from "../adapters/media/synth-sound-effects.ts"
 import { TranscriberFromConfig } from "../adapters/media/transcriber-config.ts"
 import { MemoryStoresLive } from "../adapters/memory/memory-layer.ts"
+import { ClientMetadataDocumentsLive } from "../adapters/oauth/client-metadata-documents.ts"
 import { OutboundClientLive } from "../adapters/outbound/outbound-client.ts"
 import { SourceFetcherLive } from "../adapters/outbound/source-fetcher.ts"
 import { PgStoresLive } from "../adapters/postgres/pg-layer.ts"
@@ -58,6 +59,7 @@ const toolsLayer = (settings: AppSettings) =>
     SpeechEnginesLive,
     SourceFetcherLive.pipe(Layer.provide(OutboundClientLive)),
     HttpsWebhookTransportLive.pipe(Layer.provide(OutboundClientLive)),
+    ClientMetadataDocumentsLive.pipe(Layer.provide(OutboundClientLive)),
     ServiceConfig.layer({ baseUrl: settings.baseUrl, workDir: settings.workDir }),
     Layer.succeed(AdminToken, Option.map(Option.fromNullable(settings.adminToken), Redacted.make)),
     TokenRateLimits.layer(settings.rateLimits),

@@ -18,6 +18,7 @@ import { randomToken, sha256Hex } from "./kernel/secrets.ts"
 import { sampleQueueMetrics } from "./ops/queue/parts/sample-queue-metrics.ts"
 import { clearAbandonedScratch } from "./kernel/scratch-space.ts"
 import { DEFAULT_FILE_SWEEP_INTERVAL_MS, scheduleFileSweeps } from "./ops/files/sweep-expired-files.job.ts"
+import { scheduleOAuthSweeps } from "./ops/oauth/sweep-oauth.job.ts"
 import { scheduleMonthlyGrants } from "./ops/plans/grant-monthly-credits.job.ts"
 import { createWorkspaceNow } from "./ops/workspaces/create-workspace.ts"
 import { makeWorker } from "./worker.ts"
@@ -253,11 +254,11 @@ const logShutdownSignal = (role: Role) =>
 
 /**
  * Clears the scratch that killed processes left (of jobs no one runs any more), queues this month's
- * credit grant and this period's expired-file sweep (once each, whatever the number of workers), then
- * runs jobs.
+ * credit grant, this period's expired-file sweep and this hour's OAuth sweep (once each, whatever the
+ * number of workers), then runs jobs.
  */
 const work = (s: RoleSettings) =>
-  Effect.all([clearAbandonedScratch, scheduleMonthlyGrants, scheduleFileSweeps(s.fileSweepSeconds * 1000)]).pipe(Effect.zipRight(
+  Effect.all([clearAbandonedScratch, scheduleMonthlyGrants, scheduleFileSweeps(s.fileSweepSeconds * 1000), scheduleOAuthSweeps]).pipe(Effect.zipRight(
     makeWorker({ leaseMs: s.leaseSeconds * 1000, fileSweepIntervalMs: s.fileSweepSeconds * 1000 }).run({
       pollInterval: "1 second",
       concurrency: { media: s.mediaConcurrency, webhooks: s.webhookConcurrency },

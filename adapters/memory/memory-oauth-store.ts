@@ -1,7 +1,16 @@
 // OAuthStore over the in-memory database.
 import { Effect, Layer, Option } from "effect"
-import { type GrantView, OAuthStore, type SingleUse } from "../../domain/ports/oauth-store.ts"
+import { type GrantView, OAuthStore, type SingleUse, type SweptExpired } from "../../domain/ports/oauth-store.ts"
 import { byCodeUnits, MemoryDatabase, updateRow, withRow } from "./memory-database.ts"
+
+/** `map` without the rows `doomed` picks, and how many those were. */
+const without = <K, V>(map: ReadonlyMap<K, V>, doomed: (row: V) => boolean): readonly [ReadonlyMap<K, V>, number] => {
+  const kept = new Map([...map].filter(([, row]) => !doomed(row)))
+  return [kept, map.size - kept.size]
+}
+
+/** Expired by `at`: the expiry is inclusive, as lifetime.ts's hasExpired has it. */
+const expiredAt = (at: string) => (row: { readonly expiresAt: string }) => Date.parse(row.expiresAt) <= Date.parse(at)
 
 /**
  * The compare-and-set of a single-use row: `row` unused becomes `First` with `usedAt` set (and is written
@@ -26,6 +35,11 @@ export const MemoryOAuthStoreLive = Layer.effect(
         db.write((t) => ({ ...t, oauthClients: withRow(t.oauthClients, client.id, client) })).pipe(
           Effect.withSpan("MemoryOAuthStore.insertClient")
         ),
+      saveClient: (client) =>
+        db.write((t) => ({
+          ...t,
+          oauthClients: withRow(t.oauthClients, client.id, { ...client, createdAt: t.oauthClients.get(client.id)?.createdAt ?? client.createdAt })
+        })).pipe(Effect.withSpan("MemoryOAuthStore.saveClient")),
       getClient: (id) =>
         db.read((t) => Option.fromNullable(t.oauthClients.get(id))).pipe(Effect.withSpan("MemoryOAuthStore.getClient")),
       insertGrant: (grant) =>
@@ -84,6 +98,23 @@ export const MemoryOAuthStoreLive = Layer.effect(
             const workspace = yield* Option.fromNullable(t.workspaces.get(grant.workspaceId))
             return { token, grant, workspace }
           })
-        ).pipe(Effect.withSpan("MemoryOAuthStore.findAccessGrant"))
+        ).pipe(Effect.withSpan("MemoryOAuthStore.findAccessGrant")),
+      deleteExpired: (at) =>
+        db.modify((t) => {
+          const [codes, codeCount] = without(t.codes, expiredAt(at))
+          const [oauthTokens, tokenCount] = without(t.oauthTokens, expiredAt(at))
+          const [sessions, sessionCount] = without(t.sessions, expiredAt(at))
+          const swept: SweptExpired = { codes: codeCount, tokens: tokenCount, sessions: sessionCount }
+          return [swept, { ...t, codes, oauthTokens, sessions }] as const
+        }).pipe(Effect.withSpan("MemoryOAuthStore.deleteExpired")),
+      deleteUnusedClients: (createdBy) =>
+        db.modify((t) => {
+          const approved = new Set([...t.grants.values()].map((grant) => grant.clientId))
+          const [oauthClients, count] = without(
+            t.oauthClients,
+            (client) => Date.parse(client.createdAt) <= Date.parse(createdBy) && !approved.has(client.id)
+          )
+          return [count, { ...t, oauthClients }] as const
+        }).pipe(Effect.withSpan("MemoryOAuthStore.deleteUnusedClients"))
     }))
 )

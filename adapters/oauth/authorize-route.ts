@@ -3,7 +3,8 @@
 // fields and are checked again on the way back, so nothing is trusted from the first pass.
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
-import { isLoopbackHost } from "../../domain/oauth.ts"
+import { isClientIdUrl, isLoopbackHost } from "../../domain/oauth.ts"
+import type { ClientMetadataDocuments } from "../../domain/ports/client-metadata-documents.ts"
 import type { OAuthStore } from "../../domain/ports/oauth-store.ts"
 import type { Transactor } from "../../domain/ports/transactor.ts"
 import { type User, UserStore } from "../../domain/ports/user-store.ts"
@@ -63,8 +64,10 @@ const consent = (options: {
   Effect.gen(function*() {
     const memberships = yield* (yield* UserStore).workspacesOf(options.user.id)
     const redirect = new URL(options.request.redirectUri)
+    const client = options.request.client
     const page = consentPage({
-      clientName: options.request.client.name,
+      clientName: client.name,
+      clientHost: isClientIdUrl(client.id) ? new URL(client.id).host : null,
       redirectHost: redirect.host,
       redirectIsLoopback: isLoopbackHost(redirect.hostname),
       workspaces: memberships.map((m) => ({ id: m.workspace.id, name: m.workspace.name, role: m.role })),
@@ -127,7 +130,7 @@ const answerAuthorize = Effect.gen(function*() {
 
 export const AuthorizeRoute = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
-    const context = yield* Effect.context<OAuthStore | UserStore | Transactor | ServiceConfig>()
+    const context = yield* Effect.context<OAuthStore | ClientMetadataDocuments | UserStore | Transactor | ServiceConfig>()
     yield* router.get(AUTHORIZE_PATH, Effect.provide(showAuthorize, context))
     yield* router.post(AUTHORIZE_PATH, Effect.provide(answerAuthorize, context))
   })

@@ -2,6 +2,7 @@
 // PKCE, RFC 8707) and revocation (RFC 7009). Errors answer in the RFCs' shape; nothing is cached.
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Duration, Effect, Option } from "effect"
+import type { ClientMetadataDocuments } from "../../domain/ports/client-metadata-documents.ts"
 import type { OAuthStore } from "../../domain/ports/oauth-store.ts"
 import type { Transactor } from "../../domain/ports/transactor.ts"
 import type { ServiceConfig } from "../../src/kernel/service-config.ts"
@@ -22,7 +23,7 @@ const onlyPost = HttpServerResponse.setHeader(oauthError("invalid_request", "Use
 
 export const ClientEndpointsRoute = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
-    const context = yield* Effect.context<OAuthStore | Transactor | ServiceConfig>()
+    const context = yield* Effect.context<OAuthStore | ClientMetadataDocuments | Transactor | ServiceConfig>()
     const ipHeader = yield* ClientIpHeader
     const registrations = makeRateLimiter("oauth-register", REGISTER_LIMIT)
 

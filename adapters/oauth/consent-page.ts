@@ -1,11 +1,14 @@
-// The consent screen: which app, where the answer goes (the redirect host, so a look-alike name cannot
-// hide a foreign destination), and exactly one of the user's workspaces to grant.
+// The consent screen: which app (and, for one known by its metadata document, the site that publishes
+// that document, which a look-alike name cannot fake), where the answer goes (the redirect host, so a
+// look-alike name cannot hide a foreign destination), and exactly one of the user's workspaces to grant.
 import { type Html, html } from "./html.ts"
 import { layout } from "./page-layout.ts"
 import { accountFooter } from "./account-footer.ts"
 
 export interface ConsentView {
   readonly clientName: string
+  /** The host of the client_id of a client known by its metadata document; null for one registered here. */
+  readonly clientHost: string | null
   readonly redirectHost: string
   /** The answer goes to an app on the user's own machine (a loopback redirect URI). */
   readonly redirectIsLoopback: boolean
@@ -37,6 +40,11 @@ export const consentPage = (view: ConsentView): Html =>
   layout(
     "Connect an app",
     html`<h1>Allow <strong id="client-name">${view.clientName}</strong> to use a workspace?</h1>
+${
+      view.clientHost === null
+        ? null
+        : html`<p class="muted">The app describes itself in a document published by <strong id="client-host">${view.clientHost}</strong>.</p>`
+    }
 <p>It will call Reelwright's tools in the workspace you pick: read and create videos, and spend that workspace's credits.
 It can do so until you disconnect it.</p>
 <p class="muted">After you answer, your browser goes to <strong id="redirect-host">${view.redirectHost}</strong>${

@@ -1,9 +1,10 @@
-// OAuthStore on PostgreSQL: tables oauth_clients, oauth_grants, oauth_codes and oauth_tokens.
+// OAuthStore on PostgreSQL: tables oauth_clients, oauth_grants, oauth_codes and oauth_tokens (and the
+// sweep of sessions' expired rows).
 import { SqlClient, type SqlConnection, type SqlError } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import { OAuthStore, type OAuthTokenKind, type SingleUse } from "../../domain/ports/oauth-store.ts"
 import { firstRow, rowDecoder, type RowDecoder } from "./pg-rows.ts"
-import { IsoFromDate, jsonText } from "./pg-values.ts"
+import { IsoFromDate, jsonText, NumberFromBigint } from "./pg-values.ts"
 import { JOINED_WORKSPACE_COLUMNS, joinedWorkspaceRows } from "./pg-workspace-store.ts"
 
 const RedirectUris = Schema.Array(Schema.String)
@@ -97,12 +98,16 @@ const JoinedGrantRow = Schema.Struct({
   grant_revoked_at: "revokedAt"
 }))
 
+const SweptRow = Schema.Struct({ codes: NumberFromBigint, tokens: NumberFromBigint, sessions: NumberFromBigint })
+
 const clientRows = rowDecoder("oauth_clients", ClientRow)
 const grantRows = rowDecoder("oauth_grants", GrantRow)
 const codeRows = rowDecoder("oauth_codes", CodeRow, ["hash"])
 const tokenRows = rowDecoder("oauth_tokens", TokenRow, ["hash"])
 const joinedClientRows = rowDecoder("oauth_clients", JoinedClientRow, ["client_id"])
 const joinedGrantRows = rowDecoder("oauth_grants", JoinedGrantRow, ["grant_id"])
+const sweptRows = rowDecoder("oauth_tokens", SweptRow, [])
+const countRows = rowDecoder("oauth_clients", Schema.Struct({ count: NumberFromBigint }), [])
 
 const grantView = (row: SqlConnection.Row) =>
   Effect.all({ grant: grantRows.one(row), client: joinedClientRows.one(row), workspace: joinedWorkspaceRows.one(row) })
@@ -139,6 +144,11 @@ export const PgOAuthStoreLive = Layer.effect(
           Effect.orDie,
           Effect.withSpan("PgOAuthStore.insertClient")
         ),
+      saveClient: (c) =>
+        sql`INSERT INTO oauth_clients (id, name, redirect_uris, metadata, created_at)
+          VALUES (${c.id}, ${c.name}, ${jsonText(c.redirectUris)}, ${jsonText(c.metadata)}, ${c.createdAt})
+          ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, redirect_uris = EXCLUDED.redirect_uris,
+            metadata = EXCLUDED.metadata`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgOAuthStore.saveClient")),
       getClient: (id) =>
         sql`SELECT * FROM oauth_clients WHERE id = ${id}`.pipe(
           Effect.flatMap(clientRows.first),
@@ -216,6 +226,30 @@ export const PgOAuthStoreLive = Layer.effect(
           Effect.flatMap((rows) => firstRow(rows, accessGrant)),
           Effect.orDie,
           Effect.withSpan("PgOAuthStore.findAccessGrant")
+        ),
+      // One statement, so one round trip; the expiry indexes of migration 0021 find the rows.
+      deleteExpired: (at) =>
+        sql`WITH codes AS (DELETE FROM oauth_codes WHERE expires_at <= ${at} RETURNING 1),
+            tokens AS (DELETE FROM oauth_tokens WHERE expires_at <= ${at} RETURNING 1),
+            sessions AS (DELETE FROM sessions WHERE expires_at <= ${at} RETURNING 1)
+          SELECT (SELECT count(*) FROM codes) AS codes, (SELECT count(*) FROM tokens) AS tokens,
+            (SELECT count(*) FROM sessions) AS sessions`.pipe(
+          Effect.flatMap(([row]) => sweptRows.one(row)),
+          Effect.orDie,
+          Effect.withSpan("PgOAuthStore.deleteExpired")
+        ),
+      // A grant made meanwhile holds its client (the foreign key): this delete then fails, and the next sweep tries again.
+      deleteUnusedClients: (createdBy) =>
+        sql`WITH gone AS (
+              DELETE FROM oauth_clients c
+              WHERE c.created_at <= ${createdBy} AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.id)
+              RETURNING 1
+            )
+          SELECT count(*) AS count FROM gone`.pipe(
+          Effect.flatMap(([row]) => countRows.one(row)),
+          Effect.map((row) => row.count),
+          Effect.orDie,
+          Effect.withSpan("PgOAuthStore.deleteUnusedClients")
         )
     }))
 )

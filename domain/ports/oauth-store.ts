@@ -1,7 +1,10 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Workspace } from "./workspace-store.ts"
 
-/** A client that registered itself (RFC 7591). Public: it has no secret. */
+/**
+ * A client that registered itself (RFC 7591), or one known by its client metadata document (its id is
+ * the document's URL; stored once a user approves it, as what that approval saw). Public: no secret.
+ */
 export interface OAuthClient {
   readonly id: string
   readonly name: string
@@ -75,8 +78,17 @@ export type SingleUse<A> =
   | { readonly _tag: "Replayed"; readonly value: A }
   | { readonly _tag: "Unknown" }
 
+/** How many rows one sweep deleted, of each kind. */
+export interface SweptExpired {
+  readonly codes: number
+  readonly tokens: number
+  readonly sessions: number
+}
+
 export interface OAuthStoreShape {
   readonly insertClient: (client: OAuthClient) => Effect.Effect<void>
+  /** Inserts the client, or replaces its name, redirect URIs and metadata; its `createdAt` stands. */
+  readonly saveClient: (client: OAuthClient) => Effect.Effect<void>
   readonly getClient: (id: string) => Effect.Effect<Option.Option<OAuthClient>>
   readonly insertGrant: (grant: Grant) => Effect.Effect<void>
   readonly getGrant: (id: string) => Effect.Effect<Option.Option<Grant>>
@@ -94,5 +106,13 @@ export interface OAuthStoreShape {
   readonly findToken: (hash: string) => Effect.Effect<Option.Option<OAuthToken>>
   /** An access token (not a refresh token) with its grant and workspace. */
   readonly findAccessGrant: (hash: string) => Effect.Effect<Option.Option<AccessGrant>>
+  /**
+   * Deletes the codes, tokens (access and refresh, used or not) and sign-in sessions expired at `at`.
+   * Sessions are UserStore's to read and write, but they are the authorization server's sign-ins and
+   * expire like its codes, so they are swept here with them.
+   */
+  readonly deleteExpired: (at: string) => Effect.Effect<SweptExpired>
+  /** Deletes the clients created at or before `createdBy` that have no grant at all (none ever approved); answers how many. */
+  readonly deleteUnusedClients: (createdBy: string) => Effect.Effect<number>
 }
 export class OAuthStore extends Context.Tag("OAuthStore")<OAuthStore, OAuthStoreShape>() {}

@@ -35,6 +35,9 @@ export const GrantMonthlyCredits = jobType({ kind: "plans.grant-monthly", lane: 
 
 export const SweepExpiredFiles = jobType({ kind: "files.sweep-expired", lane: "media", payload: Schema.Struct({}) })
 
+/** The authorization server's expired codes, tokens and sessions, and its unused clients, deleted. */
+export const SweepOAuth = jobType({ kind: "oauth.sweep", lane: "media", payload: Schema.Struct({}) })
+
 export const JOB_TYPES = [
   GenerateCaptions,
   GenerateVideo,
@@ -43,7 +46,8 @@ export const JOB_TYPES = [
   RemoveCaptions,
   DeliverWebhook,
   GrantMonthlyCredits,
-  SweepExpiredFiles
+  SweepExpiredFiles,
+  SweepOAuth
 ] as const
 
 // Dedupe keys name a video's jobs, so that a job is queued once and a cancel can find it.
@@ -58,3 +62,5 @@ export const deliveryJobKey = (eventId: string, series: number): string =>
 export const monthlyGrantJobKey = (month: string): string => `monthly-grant:${month}`
 /** One expired-file sweep per period (named by its start, epoch ms), however many workers queue it. */
 export const fileSweepJobKey = (periodStart: number): string => `file-sweep:${new Date(periodStart).toISOString()}`
+/** One OAuth sweep per period (named by its start, epoch ms), however many workers queue it. */
+export const oauthSweepJobKey = (periodStart: number): string => `oauth-sweep:${new Date(periodStart).toISOString()}`

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { IntegerFromText } from "../../domain/integer-text.ts"
+import { integerParameter } from "../../domain/integer-text.ts"
 
 /** Every list answers `{ data, nextCursor }`; pass `nextCursor` back as `cursor` for the next page. */
 export const ListEnvelope = <A, I>(item: Schema.Schema<A, I>, identifier: string) =>
@@ -17,7 +17,7 @@ const PageCursor = Schema.String.pipe(
 ).annotations({ description: "The `nextCursor` of the previous page." })
 
 export const PageParams = {
-  limit: Schema.optionalWith(IntegerFromText.pipe(Schema.between(1, 100)), { default: () => 20 })
+  limit: Schema.optionalWith(integerParameter(1, 100), { default: () => 20 })
     .annotations({ description: "Items per page, 1 to 100 (default 20)." }),
   cursor: Schema.optional(PageCursor)
 }

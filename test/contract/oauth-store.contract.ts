@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
 import { OAuthStore, type SingleUse } from "../../domain/ports/oauth-store.ts"
-import { UserStore } from "../../domain/ports/user-store.ts"
+import { type Session, UserStore } from "../../domain/ports/user-store.ts"
 import { WorkspaceStore } from "../../domain/ports/workspace-store.ts"
 import { aClient, aCode, aGrant, anOAuthToken, aUser, aWorkspace } from "./fixtures.ts"
 
@@ -24,6 +24,18 @@ export const grantParents = Effect.gen(function*() {
 export const tagsOf = (outcomes: ReadonlyArray<SingleUse<unknown>>): Record<string, number> =>
   outcomes.reduce<Record<string, number>>((counts, o) => ({ ...counts, [o._tag]: (counts[o._tag] ?? 0) + 1 }), {})
 
+/** Times long before the fixtures' (2025): the sweeps below delete only what these tests made. */
+const SWEPT_AT = "2000-01-02T00:00:00.000Z"
+const BEFORE_SWEEP = "2000-01-01T23:59:59.999Z"
+const AFTER_SWEEP = "2000-01-02T00:00:00.001Z"
+
+const aSession = (userId: string, expiresAt: string): Session => ({
+  hash: randomUUID().replaceAll("-", ""),
+  userId,
+  createdAt: "2000-01-01T00:00:00.000Z",
+  expiresAt
+})
+
 export const oauthStoreContract = (name: string, stores: Layer.Layer<Stores, unknown>): void =>
   layer(stores)(`OAuthStore (${name})`, (it) => {
     it.effect("stores a client with its registration metadata", () =>
@@ -34,6 +46,23 @@ export const oauthStoreContract = (name: string, stores: Layer.Layer<Stores, unk
         yield* store.insertClient(client)
         yield* store.insertClient(aClient({ name: "Other", redirectUris: [], metadata: {} }))
         expect(Option.getOrThrow(yield* store.getClient(client.id))).toEqual(client)
+      }))
+
+    it.effect("saves a metadata-document client: inserted, then replaced but for its creation time", () =>
+      Effect.gen(function*() {
+        const store = yield* OAuthStore
+        const first = aClient({ id: `https://app.example/clients/${randomUUID()}.json`, name: "Doc app" })
+        yield* store.saveClient(first)
+        expect(Option.getOrThrow(yield* store.getClient(first.id))).toEqual(first)
+        const changed = {
+          ...first,
+          name: "Doc app 2",
+          redirectUris: ["https://app.example/cb2"],
+          metadata: { client_name: "Doc app 2" },
+          createdAt: "2025-06-01T00:00:00.000Z"
+        }
+        yield* store.saveClient(changed)
+        expect(Option.getOrThrow(yield* store.getClient(first.id))).toEqual({ ...changed, createdAt: first.createdAt })
       }))
 
     it.effect("stores grants and keeps the first revocation time", () =>
@@ -162,5 +191,66 @@ export const oauthStoreContract = (name: string, stores: Layer.Layer<Stores, unk
         // Revocation shows on the grant; the caller refuses the token.
         yield* store.revokeGrant(grant.id, "2025-02-03T04:05:06.789Z")
         expect(Option.getOrThrow(yield* store.findAccessGrant(access.hash)).grant.revokedAt).toBe("2025-02-03T04:05:06.789Z")
+      }))
+
+    it.effect("deletes the codes, tokens and sessions expired at the sweep's time, used or not, and keeps the rest", () =>
+      Effect.gen(function*() {
+        const store = yield* OAuthStore
+        const users = yield* UserStore
+        const { ids, user } = yield* grantParents
+        const grant = aGrant(ids)
+        yield* store.insertGrant(grant)
+        const expiredCode = { ...aCode(grant.id), expiresAt: BEFORE_SWEEP }
+        const usedExpiredCode = { ...aCode(grant.id), expiresAt: BEFORE_SWEEP }
+        const liveCode = { ...aCode(grant.id), expiresAt: AFTER_SWEEP }
+        // The expiry is inclusive, as it is where credentials are checked.
+        const expiringNowCode = { ...aCode(grant.id), expiresAt: SWEPT_AT }
+        for (const code of [expiredCode, usedExpiredCode, liveCode, expiringNowCode]) yield* store.insertCode(code)
+        yield* store.consumeCode(usedExpiredCode.hash, "2000-01-01T00:00:00.000Z")
+        const expiredAccess = { ...anOAuthToken(grant.id, "access"), expiresAt: BEFORE_SWEEP }
+        const rotatedRefresh = { ...anOAuthToken(grant.id, "refresh"), expiresAt: BEFORE_SWEEP }
+        const liveAccess = { ...anOAuthToken(grant.id, "access"), expiresAt: AFTER_SWEEP }
+        const liveRefresh = { ...anOAuthToken(grant.id, "refresh"), expiresAt: AFTER_SWEEP }
+        for (const token of [expiredAccess, rotatedRefresh, liveAccess, liveRefresh]) yield* store.insertToken(token)
+        yield* store.useRefreshToken(rotatedRefresh.hash, "2000-01-01T00:00:00.000Z")
+        const expiredSession = aSession(user.id, BEFORE_SWEEP)
+        const liveSession = aSession(user.id, AFTER_SWEEP)
+        yield* users.insertSession(expiredSession)
+        yield* users.insertSession(liveSession)
+
+        expect(yield* store.deleteExpired(SWEPT_AT)).toEqual({ codes: 3, tokens: 2, sessions: 1 })
+        for (const code of [expiredCode, usedExpiredCode, expiringNowCode]) {
+          expect(yield* store.consumeCode(code.hash, SWEPT_AT)).toEqual({ _tag: "Unknown" })
+        }
+        expect((yield* store.consumeCode(liveCode.hash, SWEPT_AT))._tag).toBe("First")
+        for (const token of [expiredAccess, rotatedRefresh]) expect(Option.isNone(yield* store.findToken(token.hash))).toBe(true)
+        for (const token of [liveAccess, liveRefresh]) expect(Option.getOrThrow(yield* store.findToken(token.hash))).toEqual(token)
+        expect(Option.isNone(yield* users.findSession(expiredSession.hash))).toBe(true)
+        expect(Option.getOrThrow(yield* users.findSession(liveSession.hash)).session).toEqual(liveSession)
+        // The grant stays: it is the connected app, whatever its tokens.
+        expect(Option.isSome(yield* store.getGrant(grant.id))).toBe(true)
+        expect(yield* store.deleteExpired(SWEPT_AT)).toEqual({ codes: 0, tokens: 0, sessions: 0 })
+      }))
+
+    it.effect("deletes the clients created by the cutoff that no grant names, and keeps the approved and the newer", () =>
+      Effect.gen(function*() {
+        const store = yield* OAuthStore
+        const { ids } = yield* grantParents
+        const cutoff = "2000-06-01T00:00:00.000Z"
+        const unused = aClient({ createdAt: "2000-05-01T00:00:00.000Z" })
+        const unusedAtCutoff = aClient({ createdAt: cutoff })
+        const approved = aClient({ createdAt: "2000-05-01T00:00:00.000Z" })
+        const disconnected = aClient({ createdAt: "2000-05-01T00:00:00.000Z" })
+        const newer = aClient({ createdAt: "2000-06-01T00:00:00.001Z" })
+        for (const client of [unused, unusedAtCutoff, approved, disconnected, newer]) yield* store.insertClient(client)
+        yield* store.insertGrant(aGrant({ ...ids, clientId: approved.id }))
+        const revoked = aGrant({ ...ids, clientId: disconnected.id })
+        yield* store.insertGrant(revoked)
+        yield* store.revokeGrant(revoked.id, "2000-05-02T00:00:00.000Z")
+
+        expect(yield* store.deleteUnusedClients(cutoff)).toBe(2)
+        for (const client of [unused, unusedAtCutoff]) expect(Option.isNone(yield* store.getClient(client.id))).toBe(true)
+        for (const client of [approved, disconnected, newer]) expect(Option.getOrThrow(yield* store.getClient(client.id))).toEqual(client)
+        expect(yield* store.deleteUnusedClients(cutoff)).toBe(0)
       }))
   })

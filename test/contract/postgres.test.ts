@@ -366,7 +366,8 @@ if (skipReason !== undefined) {
           { migration_id: 17, name: "workspace_vocabularies" },
           { migration_id: 18, name: "job_claimers" },
           { migration_id: 19, name: "job_trace_parents" },
-          { migration_id: 20, name: "webhook_secrets" }
+          { migration_id: 20, name: "webhook_secrets" },
+          { migration_id: 21, name: "oauth_sweep" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))

@@ -1,7 +1,11 @@
 // The OAuth use cases over the memory stores, and the steps of the flow as a client takes them.
 import { randomBytes } from "node:crypto"
+import { lookup as dnsLookup } from "node:dns"
 import { Effect, Layer, Option } from "effect"
 import { MemoryStoresLive } from "../../adapters/memory/memory-layer.ts"
+import { makeClientMetadataDocuments } from "../../adapters/oauth/client-metadata-documents.ts"
+import { directConnect, makeOutboundClient } from "../../adapters/outbound/outbound-client.ts"
+import { ClientMetadataDocuments } from "../../domain/ports/client-metadata-documents.ts"
 import { UserStore } from "../../domain/ports/user-store.ts"
 import type { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
 import { pkceS256 } from "../../src/kernel/secrets.ts"
@@ -16,8 +20,19 @@ export const BASE_URL = "http://127.0.0.1:8080"
 export const RESOURCE = `${BASE_URL}/mcp`
 export const REDIRECT = "http://127.0.0.1:9/callback"
 
+/** Client metadata documents served on loopback, over http too, as OUTBOUND_ALLOW_LOOPBACK=1 allows; a fresh cache per build. */
+export const LoopbackClientMetadata = Layer.sync(ClientMetadataDocuments, () =>
+  makeClientMetadataDocuments({
+    client: makeOutboundClient({ allowLoopback: true, resolve: dnsLookup, connect: directConnect }),
+    loopbackHttp: true
+  }))
+
 /** A fresh, empty service per test: provide it inside each `it.effect`, so TestClock drives it. */
-export const TestStores = Layer.merge(MemoryStoresLive, ServiceConfig.layer({ baseUrl: BASE_URL, workDir: "/tmp" }))
+export const TestStores = Layer.mergeAll(
+  MemoryStoresLive,
+  LoopbackClientMetadata,
+  ServiceConfig.layer({ baseUrl: BASE_URL, workDir: "/tmp" })
+)
 
 /** A PKCE verifier: 43 characters of base64url. */
 export const newVerifier = (): string => randomBytes(32).toString("base64url")

@@ -21,6 +21,8 @@ import { startApp, type TestApp } from "../support/app.ts"
 import { makeSpokenClip } from "../support/clips.ts"
 import { FormBrowser as PageBrowser, formsOf, formTo } from "../support/form-browser.ts"
 import { call, serveFiles } from "../support/http-client.ts"
+import { startHttpsReceiver } from "../support/https-receiver.ts"
+import { json, metadataDocument, startDocumentServer } from "./document-server.ts"
 
 const PASSWORD = "correct horse battery"
 
@@ -205,6 +207,7 @@ describe("discovery", () => {
       authorization_endpoint: `${app.baseUrl}/oauth/authorize`,
       token_endpoint: `${app.baseUrl}/oauth/token`,
       registration_endpoint: `${app.baseUrl}/oauth/register`,
+      client_id_metadata_document_supported: true,
       revocation_endpoint: `${app.baseUrl}/oauth/revoke`,
       response_types_supported: ["code"],
       grant_types_supported: ["authorization_code", "refresh_token"],
@@ -597,6 +600,99 @@ describe("POST /oauth/revoke", () => {
     const missing = await form("/oauth/revoke", {})
     expect(missing.status).toBe(400)
     expect((await jsonOf(missing)).error).toBe("invalid_request")
+  })
+})
+
+/** The same app, identifying itself by the URL of its client metadata document instead of registering. */
+class MetadataDocumentProvider extends TestProvider {
+  constructor(browser: FormBrowser, email: string, workspaceName: string, readonly clientMetadataUrl: string) {
+    super(browser, email, workspaceName)
+  }
+}
+
+describe("client metadata documents", () => {
+  // A user of their own: the others' sign-ins are throttled per account by the time this runs.
+  beforeAll(async () => {
+    await app.createUser({ email: "dora@example.com", password: PASSWORD, workspaces: [{ workspaceId: studioA.workspaceId }] })
+  })
+
+  it("the SDK uses its https document URL as client_id: no registration, consent, tokens, tools", async () => {
+    const receiver = await startHttpsReceiver()
+    try {
+      const documentUrl = `${receiver.url}/oauth/client.json`
+      const provider = new MetadataDocumentProvider(new FormBrowser(app.baseUrl), "dora@example.com", "Studio A", documentUrl)
+      receiver.setBehaviour({
+        status: 200,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ ...metadataDocument(documentUrl, { client_name: "Doc Assistant" }), redirect_uris: [provider.redirectUrl] })
+      })
+      const client = await authorize(provider)
+      expect(provider.info?.client_id).toBe(documentUrl)
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0)
+      await client.close()
+      // Fetched once for the consent page, its answer and the token request: the cache served the rest.
+      expect(receiver.requests.map((r) => [r.method, r.path])).toEqual([["GET", "/oauth/client.json"]])
+      expect(receiver.requests[0]!.headers.accept).toBe("application/json")
+      // The connected-apps page names it by its document.
+      const { html } = await provider.browser.request("/account/connections")
+      expect(html).toContain("Doc Assistant")
+    } finally {
+      await receiver.close()
+    }
+  })
+
+  it("serves a document over http on loopback (the test switch): the consent page names the app and its site", async () => {
+    const documents = await startDocumentServer()
+    try {
+      const clientId = `${documents.url}/apps/desk.json`
+      const redirectUri = "https://app.example.com/callback"
+      documents.serve("/apps/desk.json", json(metadataDocument(clientId, { client_name: "Desk <App>", redirect_uris: [redirectUri] })))
+      const { challenge, verifier } = pkcePair()
+      const params = { response_type: "code", client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256", state: "s9" }
+      const browser = new FormBrowser(app.baseUrl)
+      const { html } = await browser.request(await browser.signIn(`/oauth/authorize?${new URLSearchParams(params)}`, "dora@example.com"))
+      expect(html).toContain("<strong id=\"client-name\">Desk &lt;App&gt;</strong>")
+      expect(html).toContain(`<strong id="client-host">${new URL(documents.url).host}</strong>`)
+      const consent = formTo(html, "/oauth/authorize")
+      const studio = consent.choices.find(([, label]) => label.startsWith("Studio A"))!
+      const { response } = await browser.submit(consent, { workspace: studio[0], decision: "approve" })
+      expect(response.status).toBe(302)
+      const location = new URL(response.headers.get("location")!)
+      expect(`${location.origin}${location.pathname}`).toBe(redirectUri)
+      const token = await form("/oauth/token", {
+        grant_type: "authorization_code",
+        client_id: clientId,
+        code: location.searchParams.get("code")!,
+        code_verifier: verifier,
+        redirect_uri: redirectUri
+      })
+      expect(token.status).toBe(200)
+      expect((await mcpWith((await jsonOf(token)).access_token)).status).toBe(200)
+    } finally {
+      await documents.close()
+    }
+  })
+
+  it("shows a 400 page, never a redirect, for a document that names another client_id", async () => {
+    const documents = await startDocumentServer()
+    try {
+      const clientId = `${documents.url}/apps/impostor.json`
+      documents.serve("/apps/impostor.json", json(metadataDocument("https://trusted.example/client.json", { redirect_uris: ["https://app.example.com/callback"] })))
+      const response = await fetch(`${app.baseUrl}/oauth/authorize?${new URLSearchParams({
+        response_type: "code",
+        client_id: clientId,
+        redirect_uri: "https://app.example.com/callback",
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: "S256"
+      })}`, { redirect: "manual" })
+      expect(response.status).toBe(400)
+      expect(response.headers.get("location")).toBeNull()
+      const page = await response.text()
+      expect(page).toContain("not the URL it is published at")
+      expect(page).toContain("developer must fix it")
+    } finally {
+      await documents.close()
+    }
   })
 })
 

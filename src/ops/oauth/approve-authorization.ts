@@ -1,8 +1,10 @@
 // The user approved the app for one of their workspaces: record the grant (the "connected app") and
-// hand the client a single-use code for it, by redirect.
+// hand the client a single-use code for it, by redirect. A client known by its metadata document is
+// stored as this approval saw it, so its grants have a client to refer to and the connected-apps page
+// a name to show.
 import { Effect } from "effect"
 import { NotFound } from "../../../domain/errors.ts"
-import { CODE_TTL } from "../../../domain/oauth.ts"
+import { CODE_TTL, isClientIdUrl } from "../../../domain/oauth.ts"
 import { OAuthStore } from "../../../domain/ports/oauth-store.ts"
 import { Transactor } from "../../../domain/ports/transactor.ts"
 import { UserStore } from "../../../domain/ports/user-store.ts"
@@ -26,6 +28,7 @@ export const approveAuthorization = (
     const { at, expiresAt } = yield* lifetimeFromNow(CODE_TTL)
     const grantId = newId()
     yield* (yield* Transactor).atomically(Effect.gen(function*() {
+      if (isClientIdUrl(request.client.id)) yield* oauth.saveClient(request.client)
       yield* oauth.insertGrant({
         id: grantId,
         clientId: request.client.id,

@@ -9,8 +9,10 @@ import {
   PKCE_METHOD,
   pkceChallengeProblem
 } from "../../../domain/oauth.ts"
-import { type OAuthClient, OAuthStore } from "../../../domain/ports/oauth-store.ts"
+import type { ClientMetadataDocuments } from "../../../domain/ports/client-metadata-documents.ts"
+import type { OAuthClient, OAuthStore } from "../../../domain/ports/oauth-store.ts"
 import { ServiceConfig } from "../../kernel/service-config.ts"
+import { resolveClient } from "./resolve-client.ts"
 
 /** Where a response goes: the client's checked redirect URI, its `state`, and our issuer for `iss` (RFC 9207). */
 export const RedirectTarget = Schema.Struct({
@@ -80,13 +82,13 @@ const chosenRedirectUri = (client: OAuthClient, given: string | undefined): stri
 
 export const checkAuthorizationRequest = (
   params: Readonly<Record<string, string | undefined>>
-): Effect.Effect<AuthorizationRequest, AuthorizationRefused, OAuthStore | ServiceConfig> =>
+): Effect.Effect<AuthorizationRequest, AuthorizationRefused, OAuthStore | ClientMetadataDocuments | ServiceConfig> =>
   Effect.gen(function*() {
     // An empty parameter counts as a missing one.
     const param = (name: string): string | undefined => (params[name] === "" ? undefined : params[name])
     const clientId = param("client_id")
     if (clientId === undefined) return yield* shownOnly("invalid_request", "The request names no client_id.")
-    const client = yield* (yield* OAuthStore).getClient(clientId)
+    const client = yield* resolveClient(clientId).pipe(Effect.mapError((e) => shownOnly("invalid_client", e.description)))
     if (Option.isNone(client)) {
       return yield* shownOnly("invalid_client", "This app is not registered here. Ask it to connect again.")
     }

@@ -14,6 +14,8 @@ export const authorizationServerMetadata = (baseUrl: string) => ({
   authorization_endpoint: `${baseUrl}/oauth/authorize`,
   token_endpoint: `${baseUrl}/oauth/token`,
   registration_endpoint: `${baseUrl}/oauth/register`,
+  // A client may instead use the URL of its metadata document as its client_id (resolve-client.ts).
+  client_id_metadata_document_supported: true,
   revocation_endpoint: `${baseUrl}/oauth/revoke`,
   response_types_supported: ["code"],
   grant_types_supported: ["authorization_code", "refresh_token"],

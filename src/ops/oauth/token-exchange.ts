@@ -12,12 +12,14 @@ import {
   pkceVerifierProblem,
   REFRESH_TOKEN_TTL
 } from "../../../domain/oauth.ts"
+import type { ClientMetadataDocuments } from "../../../domain/ports/client-metadata-documents.ts"
 import { type Grant, type OAuthClient, OAuthStore } from "../../../domain/ports/oauth-store.ts"
 import { Transactor } from "../../../domain/ports/transactor.ts"
 import { nowIso } from "../../kernel/now.ts"
 import { newOAuthSecret, pkceS256, sameSecret, sha256Hex } from "../../kernel/secrets.ts"
 import { ServiceConfig } from "../../kernel/service-config.ts"
 import { hasExpired, lifetimeFromNow } from "./lifetime.ts"
+import { resolveClient } from "./resolve-client.ts"
 
 export interface TokenResponse {
   readonly access_token: string
@@ -170,7 +172,7 @@ const refresh = (client: OAuthClient, form: Form, resource: string | undefined) 
 
 export const exchangeToken = (
   input: Form
-): Effect.Effect<TokenResponse, OAuthFailure, OAuthStore | Transactor | ServiceConfig> =>
+): Effect.Effect<TokenResponse, OAuthFailure, OAuthStore | ClientMetadataDocuments | Transactor | ServiceConfig> =>
   Effect.gen(function*() {
     // An empty parameter counts as a missing one.
     const form: Form = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== ""))
@@ -181,7 +183,7 @@ export const exchangeToken = (
     }
     const clientId = form.client_id
     if (clientId === undefined) return yield* refuse("invalid_client", "client_id is missing.")
-    const client = yield* (yield* OAuthStore).getClient(clientId)
+    const client = yield* resolveClient(clientId).pipe(Effect.mapError((e) => refuse("invalid_client", e.description)))
     if (Option.isNone(client)) return yield* refuse("invalid_client", "This client is not registered here; register again.")
     const resource = yield* requestedResource(form.resource)
     return yield* grantType === "authorization_code"
