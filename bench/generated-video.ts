@@ -1,7 +1,7 @@
 // A 60 s AI video, gameplay video, fake-text video and quiz video, 1080x1920 at 30 fps, through the
 // real service (POST with `render` until GET /v1/videos/:id says completed), each against a plain ffmpeg
 // encode of one still image of the same length with the same encoder settings. Target: each ready in
-// <= 45 s on 2 cores.
+// <= 45 s on 2 cores. A 3-minute AI video shows the cost staying linear in the length (no time target).
 import { execFile } from "node:child_process"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -16,7 +16,8 @@ import { type ServiceProcess, startService } from "./service-process.ts"
 const run = promisify(execFile)
 
 const BENCH = "generated-video"
-const TIMEOUT_MS = 8 * 60_000
+/** Room for the 3-minute video on a busy machine. */
+const TIMEOUT_MS = 20 * 60_000
 const TARGET_SECONDS = 45
 
 interface VideoObject {
@@ -91,10 +92,12 @@ const QUIZ = {
 }
 
 const KINDS = [
-  { name: "AI video", path: "/v1/ai-videos", request: { script: SCRIPT } },
-  { name: "gameplay video", path: "/v1/gameplay-videos", request: { script: SCRIPT } },
-  { name: "fake-text video", path: "/v1/fake-text-videos", request: CONVERSATION },
-  { name: "quiz video", path: "/v1/quiz-videos", request: QUIZ }
+  { name: "AI video", path: "/v1/ai-videos", request: { script: SCRIPT }, target: TARGET_SECONDS },
+  { name: "gameplay video", path: "/v1/gameplay-videos", request: { script: SCRIPT }, target: TARGET_SECONDS },
+  { name: "fake-text video", path: "/v1/fake-text-videos", request: CONVERSATION, target: TARGET_SECONDS },
+  { name: "quiz video", path: "/v1/quiz-videos", request: QUIZ, target: TARGET_SECONDS },
+  // The same script four times over: about 3 min 15 s, twelve scenes (the most a video gets).
+  { name: "AI 3-minute video", path: "/v1/ai-videos", request: { script: Array(4).fill(SCRIPT).join(" ") }, target: null }
 ] as const
 
 export const generatedVideo = async (): Promise<ReadonlyArray<Figure>> => {
@@ -117,7 +120,13 @@ export const generatedVideo = async (): Promise<ReadonlyArray<Figure>> => {
       const baseline = await encodeStill(dir, length)
       figures.push(
         { bench: BENCH, name: `${kind.name}: length`, value: length, unit: "s" },
-        { bench: BENCH, name: `${kind.name}: create to completed`, value: result.seconds, unit: "s", target: { atMost: TARGET_SECONDS } },
+        {
+          bench: BENCH,
+          name: `${kind.name}: create to completed`,
+          value: result.seconds,
+          unit: "s",
+          ...(kind.target === null ? {} : { target: { atMost: kind.target } })
+        },
         { bench: BENCH, name: `${kind.name}: real-time factor`, value: length / result.seconds, unit: "x" },
         ...steps.map((s) => ({ bench: BENCH, name: `  ${s.name}`, value: s.seconds, unit: "s" })),
         { bench: BENCH, name: `${kind.name}: plain ffmpeg still encode`, value: baseline, unit: "s" },

@@ -6,9 +6,9 @@
 // never with its query string (it may hold secrets). The platform's own server span records the full
 // URL and headers, so server.ts switches it off for this one.
 import { HttpApiBuilder, HttpApp, HttpBody, type HttpRouter, HttpServerRequest, HttpServerResponse, HttpTraceContext } from "@effect/platform"
-import { Clock, Config, Context, Effect, FiberRef, Layer, LogLevel, Metric, Option, type Tracer } from "effect"
+import { Clock, Config, Context, Effect, FiberRef, Layer, LogLevel, Metric, MetricKey, MetricLabel, Option, type Tracer } from "effect"
 import { randomBytes } from "node:crypto"
-import { httpRequestDuration, httpRequests } from "../../src/kernel/metrics.ts"
+import { httpRequestDurationKey, httpRequestsKey } from "../../src/kernel/metrics.ts"
 import { type RouteEntry, routesOf } from "./route-table.ts"
 
 export class TrustProxyRequestId extends Context.Tag("http/TrustProxyRequestId")<TrustProxyRequestId, boolean>() {
@@ -73,6 +73,31 @@ const routeOf = (router: HttpRouter.HttpRouter<unknown, unknown>, method: string
   return found?.path ?? "(no route)"
 }
 
+interface AnswerMetrics {
+  readonly count: Metric.Metric.Counter<number>
+  readonly duration: Metric.Metric.Histogram<number>
+}
+
+/**
+ * The series of each method, route and status, made once: a `Metric.tagged` one finds itself in the
+ * registry again on every update, which per request was a measurable share of a polled read. Routes and
+ * statuses are small closed sets.
+ */
+const answerMetrics = new Map<string, AnswerMetrics>()
+
+const metricsOf = (method: string, route: string, status: number): AnswerMetrics => {
+  const key = `${method} ${status} ${route}`
+  const known = answerMetrics.get(key)
+  if (known !== undefined) return known
+  const byRoute = [MetricLabel.make("method", method), MetricLabel.make("route", route)]
+  const made = {
+    count: Metric.fromMetricKey(MetricKey.taggedWithLabels(httpRequestsKey, [...byRoute, MetricLabel.make("status", String(status))])),
+    duration: Metric.fromMetricKey(MetricKey.taggedWithLabels(httpRequestDurationKey, byRoute))
+  }
+  answerMetrics.set(key, made)
+  return made
+}
+
 /**
  * The answer in the metrics and the log. Successful reads are what clients poll: at one line each they
  * would bury the writes and failures worth reading, so they are logged at debug.
@@ -81,9 +106,9 @@ const recordAnswer = (request: HttpServerRequest.HttpServerRequest, route: strin
   Effect.gen(function*() {
     const durationMs = (yield* Clock.currentTimeMillis) - started
     span.attribute("http.response.status_code", status)
-    const byRoute = Metric.tagged(Metric.tagged(httpRequests, "method", request.method), "route", route)
-    yield* Metric.increment(Metric.tagged(byRoute, "status", String(status)))
-    yield* Metric.update(Metric.tagged(Metric.tagged(httpRequestDuration, "method", request.method), "route", route), durationMs / 1000)
+    const metrics = metricsOf(request.method, route, status)
+    yield* Metric.increment(metrics.count)
+    yield* Metric.update(metrics.duration, durationMs / 1000)
     const quiet = (request.method === "GET" || request.method === "HEAD") && status < 400
     const level = quiet ? LogLevel.Debug : LogLevel.Info
     if (LogLevel.lessThan(level, yield* FiberRef.get(FiberRef.currentMinimumLogLevel))) return

@@ -3,12 +3,12 @@
 // works and any API process can serve any request. The route guards itself (HttpApi middleware
 // does not cover it): Host and Origin first (DNS rebinding), then the bearer token (an API token,
 // or an OAuth access token issued for this resource).
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
-import { Effect, Either, Runtime } from "effect"
+import { Effect, Either, Option, Runtime } from "effect"
 import { mcpResource } from "../../domain/oauth.ts"
 import type { OAuthStore } from "../../domain/ports/oauth-store.ts"
 import type { Workspace } from "../../domain/ports/workspace-store.ts"
@@ -85,10 +85,13 @@ const answer = (request: HttpServerRequest.HttpServerRequest, workspace: Workspa
         { signal }
       )
     // Read (under the body cap) before the SDK sees it: a refusal is then answered as JSON-RPC here,
-    // not lost inside the web stream the SDK reads.
-    yield* request.text
-    const web = yield* HttpServerRequest.toWeb(request)
-    const response = yield* Effect.acquireUseRelease(
+    // not lost inside the web stream the SDK reads. The SDK gets the text as read, not the request's
+    // stream bridged into a web stream.
+    const body = yield* request.text
+    const url = HttpServerRequest.toURL(request)
+    if (Option.isNone(url)) return yield* new HttpServerError.RequestError({ request, reason: "Decode", description: "Invalid URL" })
+    const web = new Request(url.value, { method: request.method, headers: request.headers, body })
+    const answered = yield* Effect.acquireUseRelease(
       Effect.promise(async () => {
         const server = mcpServer(call)
         // No sessionIdGenerator: stateless.
@@ -96,10 +99,19 @@ const answer = (request: HttpServerRequest.HttpServerRequest, workspace: Workspa
         await server.connect(transport)
         return { server, transport }
       }),
-      ({ transport }) => Effect.promise(() => transport.handleRequest(web)),
+      // In JSON mode the answer is one small document: taken whole here, it is sent with its length
+      // instead of streamed through a web stream and an Effect Stream.
+      ({ transport }) =>
+        Effect.promise(async () => {
+          const response = await transport.handleRequest(web)
+          return { response, body: response.body === null ? null : await response.text() }
+        }),
       ({ server }) => Effect.promise(() => server.close())
     )
-    return HttpServerResponse.fromWeb(response)
+    const options = { status: answered.response.status, headers: answered.response.headers }
+    return answered.body === null
+      ? HttpServerResponse.empty(options)
+      : HttpServerResponse.text(answered.body, { ...options, contentType: answered.response.headers.get("content-type") ?? undefined })
   })
 
 const serveMcp = Effect.gen(function*() {

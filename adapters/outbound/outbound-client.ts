@@ -67,6 +67,11 @@ export interface OutboundRequest {
   readonly maxBytes: number
   /** Given the status and headers, where the body goes; null, or no `onBody`, discards it unread. */
   readonly onBody?: (head: ResponseHead) => Writable | null
+  /**
+   * Reuse connections to the same host and port (a sender of many small requests). A discarded body is
+   * then read to its end, if small and quick, so that its connection can carry the next request.
+   */
+  readonly keepAlive?: boolean
 }
 
 export class OutboundFailure extends Data.TaggedError("OutboundFailure")<{
@@ -81,6 +86,39 @@ export interface OutboundClientShape {
 export class OutboundClient extends Context.Tag("OutboundClient")<OutboundClient, OutboundClientShape>() {}
 
 class BodyTooLarge extends Error {}
+
+/** An idle pooled connection closes after this, before a receiver's own idle timeout (often 5 s) would race our next request. */
+const IDLE_CONNECTION_MS = 4_000
+/** A discarded body longer than this closes its connection rather than being read through. */
+const MAX_DISCARDED_BYTES = 64 * 1024
+
+type Dial = (secure: boolean, host: string, port: number) => net.Socket
+
+/**
+ * Keep-alive pools, one per scheme (keyed by host and port inside). Every new connection dials through
+ * `dial`, so the address policy is checked as for an unpooled one; a pooled socket goes on to the address
+ * checked when it was opened.
+ */
+const keepAliveAgents = (dial: Dial) => {
+  const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS }
+  const secure = new https.Agent(options)
+  secure.createConnection = ({ host, port }) => dial(true, String(host), Number(port))
+  const plain = new http.Agent(options)
+  plain.createConnection = ({ host, port }) => dial(false, String(host), Number(port))
+  return { secure, plain }
+}
+
+/** Reads a discarded body to its end so the connection returns to its pool; a long or slow one closes it instead. */
+const discardForReuse = (response: http.IncomingMessage, withinMs: number) => {
+  if (Number(response.headers["content-length"]) > MAX_DISCARDED_BYTES) return response.destroy()
+  let bytes = 0
+  const deadline = setTimeout(() => response.destroy(), withinMs)
+  response.on("data", (chunk: Buffer) => {
+    bytes += chunk.length
+    if (bytes > MAX_DISCARDED_BYTES) response.destroy()
+  })
+  response.once("close", () => clearTimeout(deadline))
+}
 
 const isTlsError = (error: unknown): boolean => {
   const code = (error as NodeJS.ErrnoException).code ?? ""
@@ -121,7 +159,7 @@ const parseTarget = (raw: string, policy: AddressPolicy): Effect.Effect<URL, Out
   return Effect.succeed(url)
 }
 
-const exchange = (url: URL, request: OutboundRequest, settings: OutboundSettings) =>
+const exchange = (url: URL, request: OutboundRequest, dial: Dial, agents: ReturnType<typeof keepAliveAgents>) =>
   Effect.async<OutboundResponse, OutboundFailure>((resume) => {
     let settled = false
     const settle = (outcome: Effect.Effect<OutboundResponse, OutboundFailure>) => {
@@ -134,7 +172,6 @@ const exchange = (url: URL, request: OutboundRequest, settings: OutboundSettings
     const defaultPort = secure ? 443 : 80
     const port = url.port === "" ? defaultPort : Number(url.port)
     const host = ipLiteral(url.hostname) ?? url.hostname
-    const lookup = guardedLookup(settings.resolve, settings)
     const body = request.body === undefined ? undefined : Buffer.from(request.body)
     const outgoing = (secure ? https : http).request({
       method: request.method,
@@ -147,15 +184,18 @@ const exchange = (url: URL, request: OutboundRequest, settings: OutboundSettings
         ...request.headers,
         ...(body === undefined ? {} : { "content-length": String(body.length) })
       },
-      // No agent: every request dials through `connect`, so no pooled socket, no proxy, no skipped check.
-      createConnection: () => settings.connect({ secure, host, port, lookup })
+      // Without keep-alive no agent: the request dials through `connect` itself, so no pooled socket, no proxy.
+      ...(request.keepAlive === true
+        ? { agent: secure ? agents.secure : agents.plain }
+        : { createConnection: () => dial(secure, host, port) })
     })
     outgoing.on("error", fail)
     outgoing.on("response", (response) => {
       const head: ResponseHead = { status: response.statusCode ?? 0, headers: response.headers }
       const sink = request.onBody?.(head) ?? null
       if (sink === null) {
-        response.destroy()
+        if (request.keepAlive === true) discardForReuse(response, request.timeoutMs)
+        else response.destroy()
         return settle(Effect.succeed({ ...head, bytes: 0 }))
       }
       if (Number(response.headers["content-length"]) > request.maxBytes) {
@@ -180,24 +220,29 @@ const exchange = (url: URL, request: OutboundRequest, settings: OutboundSettings
     })
   })
 
-export const makeOutboundClient = (settings: OutboundSettings): OutboundClientShape => ({
-  request: (raw, request) =>
-    parseTarget(raw, settings).pipe(
-      Effect.flatMap((url) =>
-        exchange(url, request, settings).pipe(
-          Effect.timeoutFail({
-            duration: Duration.millis(request.timeoutMs),
-            onTimeout: () =>
-              new OutboundFailure({
-                reason: "Timeout",
-                message: `${url.host} did not answer completely within ${request.timeoutMs} ms`
-              })
-          })
-        )
-      ),
-      Effect.withSpan("OutboundClient.request")
-    )
-})
+export const makeOutboundClient = (settings: OutboundSettings): OutboundClientShape => {
+  const lookup = guardedLookup(settings.resolve, settings)
+  const dial: Dial = (secure, host, port) => settings.connect({ secure, host, port, lookup })
+  const agents = keepAliveAgents(dial)
+  return {
+    request: (raw, request) =>
+      parseTarget(raw, settings).pipe(
+        Effect.flatMap((url) =>
+          exchange(url, request, dial, agents).pipe(
+            Effect.timeoutFail({
+              duration: Duration.millis(request.timeoutMs),
+              onTimeout: () =>
+                new OutboundFailure({
+                  reason: "Timeout",
+                  message: `${url.host} did not answer completely within ${request.timeoutMs} ms`
+                })
+            })
+          )
+        ),
+        Effect.withSpan("OutboundClient.request")
+      )
+  }
+}
 
 /** OUTBOUND_ALLOW_LOOPBACK=1 is the test-only switch that lets requests reach 127.0.0.0/8 and ::1. */
 export const OutboundClientLive = Layer.effect(

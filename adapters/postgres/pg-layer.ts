@@ -13,12 +13,12 @@ import { PgOAuthStoreLive } from "./pg-oauth-store.ts"
 import { PgOutboxLive } from "./pg-outbox.ts"
 import { PgProviderKeyStoreLive } from "./pg-provider-key-store.ts"
 import { PgTemplateStoreLive } from "./pg-template-store.ts"
+import { PgCachedWorkspaceStoreLive } from "./pg-token-cache.ts"
 import { PgTransactorLive } from "./pg-transactor.ts"
 import { PgUploadStoreLive } from "./pg-upload-store.ts"
 import { PgUserStoreLive } from "./pg-user-store.ts"
 import { PgVideoStoreLive } from "./pg-video-store.ts"
 import { PgWebhookSecretStoreLive } from "./pg-webhook-secret-store.ts"
-import { PgWorkspaceStoreLive } from "./pg-workspace-store.ts"
 
 export interface PgStoresOptions {
   readonly url: Redacted.Redacted<string>
@@ -37,7 +37,7 @@ const migratedClient = (options: PgStoresOptions) =>
 export const PgStoresLive = (options: PgStoresOptions) =>
   Layer.mergeAll(
     PgTransactorLive,
-    PgWorkspaceStoreLive,
+    PgCachedWorkspaceStoreLive,
     PgVideoStoreLive,
     PgTemplateStoreLive,
     PgLedgerLive,

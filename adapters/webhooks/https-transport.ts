@@ -1,4 +1,5 @@
 // Delivers one webhook POST through the outbound client: https only, body discarded, redirects not followed.
+// Connections are kept alive: a receiver gets many small POSTs, and a TLS handshake each costs more than the POST.
 import { Effect, Layer } from "effect"
 import { type DeliveryOutcome, WebhookTransport } from "../../domain/ports/webhook-transport.ts"
 import { OutboundClient } from "../outbound/outbound-client.ts"
@@ -17,7 +18,7 @@ export const HttpsWebhookTransportLive = Layer.effect(
     WebhookTransport.of({
       post: ({ body, headers, timeoutMs, url }) =>
         (isHttps(url)
-          ? client.request(url, { method: "POST", headers, body, timeoutMs, maxBytes: 0 }).pipe(
+          ? client.request(url, { method: "POST", headers, body, timeoutMs, maxBytes: 0, keepAlive: true }).pipe(
               // A 3xx is returned as is: the domain counts it as a failure, its Location is never visited.
               Effect.map((response): DeliveryOutcome => ({ _tag: "Answered", status: response.status })),
               // Failure messages name the host only: the URL's path and query are the receiver's secret.

@@ -3,17 +3,20 @@
 // the process's registry whether or not anything reads them; METRICS_PORT serves them
 // (adapters/telemetry/prometheus-endpoint.ts). Labels are small closed sets (route templates, job kinds,
 // lanes, operations): never ids, which would make a series per video.
-import { Duration, Effect, FiberRef, Metric, MetricBoundaries, MetricLabel } from "effect"
+import { Duration, Effect, FiberRef, Metric, MetricBoundaries, MetricKey, MetricLabel } from "effect"
 
 const seconds = (...bounds: ReadonlyArray<number>) => MetricBoundaries.fromIterable(bounds)
 
-/** Answers by method, route template and status. */
-export const httpRequests = Metric.counter("reelwright_http_requests_total", {
+/**
+ * Answers by method, route template and status. The request log makes each labelled series from the key
+ * once (`Metric.fromMetricKey`): a `Metric.tagged` series looks itself up in the registry on every update.
+ */
+export const httpRequestsKey = MetricKey.counter("reelwright_http_requests_total", {
   description: "HTTP requests answered, by method, route template and status",
   incremental: true
 })
 
-export const httpRequestDuration = Metric.histogram(
+export const httpRequestDurationKey = MetricKey.histogram(
   "reelwright_http_request_duration_seconds",
   seconds(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
   "Time from a request's arrival to its answer, by method and route template"

@@ -367,7 +367,8 @@ if (skipReason !== undefined) {
           { migration_id: 18, name: "job_claimers" },
           { migration_id: 19, name: "job_trace_parents" },
           { migration_id: 20, name: "webhook_secrets" },
-          { migration_id: 21, name: "oauth_sweep" }
+          { migration_id: 21, name: "oauth_sweep" },
+          { migration_id: 22, name: "workspace_notices" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))
