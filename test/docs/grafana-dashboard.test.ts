@@ -47,9 +47,9 @@ const metricsIn = (text: string): ReadonlySet<string> =>
     )
   )
 
-/** The first string argument of each Metric.counter/histogram/gauge call in metrics.ts. */
+/** The first string argument of each Metric.counter/histogram/gauge (or MetricKey.…) call in metrics.ts. */
 const declared: ReadonlyArray<string> = [
-  ...read("../../src/kernel/metrics.ts").matchAll(/Metric\.(?:counter|histogram|gauge)\(\s*"([^"]+)"/g)
+  ...read("../../src/kernel/metrics.ts").matchAll(/Metric(?:Key)?\.(?:counter|histogram|gauge)\(\s*"([^"]+)"/g)
 ].map((match) => match[1]!)
 
 const used = new Set(exprs.flatMap((expr) => [...metricsIn(expr)]))
