@@ -10,13 +10,16 @@ export interface BenchChild<M> {
   readonly stop: () => Promise<void>
 }
 
+/** BENCH_CPU_PROF=<folder>: each child writes a V8 CPU profile there when it stops (to find where its time goes). */
+const PROFILE_DIR = process.env["BENCH_CPU_PROF"]
+
 export const forkBenchChild = <M>(
   moduleUrl: string,
   args: ReadonlyArray<string>,
   env: Readonly<Record<string, string>> = {}
 ): BenchChild<M> => {
   const child = fork(fileURLToPath(moduleUrl), [...args], {
-    execArgv: ["--import", "tsx"],
+    execArgv: ["--import", "tsx", ...(PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`])],
     env: { ...process.env, ...env },
     // stdout is the child's log (the worker logs every job): not needed, and a pipe nobody reads would stall it.
     stdio: ["ignore", "ignore", "pipe", "ipc"]
@@ -43,3 +46,6 @@ export const tellParent = (message: unknown): Promise<void> =>
     if (process.send === undefined) return fail(new Error("not started by forkBenchChild"))
     process.send(message, (error: Error | null) => (error === null ? done() : fail(error)))
   })
+
+// A profile is written on exit, which SIGTERM's default skips.
+if (PROFILE_DIR !== undefined && process.send !== undefined) process.on("SIGTERM", () => process.exit(0))

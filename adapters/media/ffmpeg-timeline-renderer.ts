@@ -181,9 +181,22 @@ const fadeFrames = (scenes: ReadonlyArray<Scene>, boundaries: ReadonlyArray<numb
 }
 
 /**
+ * `label` cut into consecutive frame ranges, each its own stream from frame 0. Split hands every branch
+ * the same frames by reference; each trim keeps its range.
+ */
+const cutFrames = (graph: Graph, label: string, ranges: ReadonlyArray<readonly [number, number]>): Array<string> => {
+  if (ranges.length === 1) return [label]
+  const branches = ranges.map(() => newLabel(graph, "s"))
+  graph.chains.push(`[${label}]split=${ranges.length}${branches.map((b) => `[${b}]`).join("")}`)
+  return ranges.map(([start, end], i) => addChain(graph, [branches[i]!], `trim=start_frame=${start}:end_frame=${end},setpts=N`))
+}
+
+/**
  * Scenes start on whole frames (their start times rounded), so the video has exactly the frames of
  * the timeline's duration. A fade plays over the start of the incoming scene: the outgoing one runs
- * on for the fade's length, and the total length does not change.
+ * on for the fade's length, and the total length does not change. Only the fades' own frames go
+ * through xfade, which works in another pixel format and converted every frame that passed it (a
+ * chain of them cost some two fifths of the encoder's time again); the rest is concatenated as it is.
  */
 const videoGraph = (graph: Graph, timeline: Timeline): { label: string; frames: number } => {
   const rate = timeline.frameRate
@@ -194,24 +207,27 @@ const videoGraph = (graph: Graph, timeline: Timeline): { label: string; frames: 
     boundaries.push(Math.round(elapsed * rate))
   }
   const fades = timeline.scenes.map((_, i) => fadeFrames(timeline.scenes, boundaries, i, rate))
-  let joined = ""
+  const pieces: Array<string> = []
+  let fadingOut: string | null = null
   timeline.scenes.forEach((scene, i) => {
-    const frames = boundaries[i + 1]! - boundaries[i]! + (fades[i + 1] ?? 0)
-    const label = sceneFrames(graph, timeline, scene, frames)
-    const fade = fades[i]!
-    if (i === 0) joined = label
-    else if (fade > 0) {
-      joined = addChain(
-        graph,
-        [joined, label],
-        `xfade=transition=fade:duration=${(fade / rate).toFixed(6)}:offset=${(boundaries[i]! / rate).toFixed(6)}`
-      )
-    } else {
-      // concat counts time in microseconds; xfade wants the time base of its other input, 1/rate.
-      joined = addChain(graph, [joined, label], `concat=n=2:v=1:a=0,settb=1/${rate},setpts=N`)
+    const own = boundaries[i + 1]! - boundaries[i]!
+    const fadeIn = fades[i]!
+    const fadeOut = fades[i + 1] ?? 0
+    const ranges: Array<readonly [number, number]> = []
+    if (fadeIn > 0) ranges.push([0, fadeIn])
+    if (own > fadeIn) ranges.push([fadeIn, own])
+    if (fadeOut > 0) ranges.push([own, own + fadeOut])
+    if (ranges.length === 0) return
+    const cut = cutFrames(graph, sceneFrames(graph, timeline, scene, own + fadeOut), ranges)
+    if (fadeIn > 0) {
+      pieces.push(addChain(graph, [fadingOut!, cut.shift()!], `xfade=transition=fade:duration=${(fadeIn / rate).toFixed(6)}:offset=0,format=yuv420p`))
     }
+    if (own > fadeIn) pieces.push(cut.shift()!)
+    fadingOut = fadeOut > 0 ? cut.shift()! : null
   })
-  return { label: joined, frames: boundaries[boundaries.length - 1]! }
+  // concat counts time in microseconds: back to one tick a frame.
+  const label = pieces.length === 1 ? pieces[0]! : addChain(graph, pieces, `concat=n=${pieces.length}:v=1:a=0,settb=1/${rate},setpts=N`)
+  return { label, frames: boundaries[boundaries.length - 1]! }
 }
 
 /** Narration, music under it (looped), or silence; exactly `samples` long. */

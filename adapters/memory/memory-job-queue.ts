@@ -73,6 +73,12 @@ export const MemoryJobQueueLive = Layer.effect(
   Effect.gen(function*() {
     const db = yield* MemoryDatabase
     const change = (id: string, f: (job: Job) => Job) => db.write((t) => ({ ...t, jobs: updateRow(t.jobs, id, f) }))
+    /** Ends a run: a job cancelled meanwhile stays cancelled, and the answer is false. */
+    const endRun = (id: string, f: (job: Job) => Job) =>
+      db.modify((t): readonly [boolean, Tables] => {
+        const job = t.jobs.get(id)
+        return job === undefined || job.status === "cancelled" ? [false, t] : [true, { ...t, jobs: updateRow(t.jobs, id, f) }]
+      })
     // One wake-up signal per lane, completed (and replaced) when work arrives.
     const signals = {
       media: yield* Ref.make(yield* Deferred.make<void>()),
@@ -143,18 +149,18 @@ export const MemoryJobQueueLive = Layer.effect(
           Effect.withSpan("MemoryJobQueue.extendLease")
         ),
       complete: (id) =>
-        change(id, (job) => ({ ...job, status: "done", lockedUntil: null })).pipe(
-          Effect.zipRight(wakeForFreedPlace(id)),
+        endRun(id, (job) => ({ ...job, status: "done", lockedUntil: null })).pipe(
+          Effect.tap((changed) => changed ? wakeForFreedPlace(id) : Effect.void),
           Effect.withSpan("MemoryJobQueue.complete")
         ),
       retry: (id, runAt, error) =>
-        change(id, (job) => ({ ...job, status: "queued", runAt, lockedUntil: null, lastError: error })).pipe(
-          Effect.zipRight(wakeLaneOf(id)),
+        endRun(id, (job) => ({ ...job, status: "queued", runAt, lockedUntil: null, lastError: error })).pipe(
+          Effect.tap((changed) => changed ? wakeLaneOf(id) : Effect.void),
           Effect.withSpan("MemoryJobQueue.retry")
         ),
       reschedule: (id, runAt, note) =>
-        change(id, (job) => ({ ...job, status: "queued", runAt, attempts: 0, lockedUntil: null, lastError: note })).pipe(
-          Effect.zipRight(wakeLaneOf(id)),
+        endRun(id, (job) => ({ ...job, status: "queued", runAt, attempts: 0, lockedUntil: null, lastError: note })).pipe(
+          Effect.tap((changed) => changed ? wakeLaneOf(id) : Effect.void),
           Effect.withSpan("MemoryJobQueue.reschedule")
         ),
       release: (id) =>
@@ -175,8 +181,8 @@ export const MemoryJobQueueLive = Layer.effect(
           Effect.withSpan("MemoryJobQueue.waitForWork")
         ),
       kill: (id, error) =>
-        change(id, (job) => ({ ...job, status: "dead", lockedUntil: null, lastError: error })).pipe(
-          Effect.zipRight(wakeForFreedPlace(id)),
+        endRun(id, (job) => ({ ...job, status: "dead", lockedUntil: null, lastError: error })).pipe(
+          Effect.tap((changed) => changed ? wakeForFreedPlace(id) : Effect.void),
           Effect.withSpan("MemoryJobQueue.kill")
         ),
       cancel: (dedupeKey, reason) =>

@@ -22,10 +22,22 @@ export const MemoryOutboxLive = Layer.effect(
         db.write((t) => ({ ...t, events: updateRow(t.events, id, (e) => ({ ...e, state })) })).pipe(
           Effect.withSpan("MemoryOutbox.setState")
         ),
-      recordAttempt: (attempt) =>
-        db.write((t) => ({ ...t, deliveryAttempts: [...t.deliveryAttempts, attempt] })).pipe(
-          Effect.withSpan("MemoryOutbox.recordAttempt")
-        ),
+      pending: (id, series) =>
+        db.read((t) =>
+          Option.fromNullable(t.events.get(id)).pipe(
+            Option.filter((event) => event.state === "pending"),
+            Option.map((event) => ({
+              event,
+              attemptsMade: t.deliveryAttempts.filter((a) => a.eventId === id && a.series === series).length
+            }))
+          )
+        ).pipe(Effect.withSpan("MemoryOutbox.pending")),
+      recordAttempt: (attempt, settles) =>
+        db.write((t) => ({
+          ...t,
+          deliveryAttempts: [...t.deliveryAttempts, attempt],
+          events: settles === undefined ? t.events : updateRow(t.events, attempt.eventId, (e) => ({ ...e, state: settles }))
+        })).pipe(Effect.withSpan("MemoryOutbox.recordAttempt")),
       attempts: (eventId) =>
         db.read((t) => attemptsOf(t, eventId)).pipe(Effect.withSpan("MemoryOutbox.attempts")),
       forSubject: (subjectId) =>

@@ -87,20 +87,24 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
 
       const update = (id: string, set: Statement.Fragment, where: Statement.Fragment = sql`TRUE`) =>
         sql`UPDATE jobs SET ${set} WHERE id = ${id} AND ${where}`.pipe(Effect.asVoid, Effect.orDie)
-      /** As `update`, and notifies the lane of the job if it changed: it may be due now. */
+      /** As `update`, and notifies the lane of the job if it changed (it may be due now); true if it changed. */
       const updateAndWake = (id: string, set: Statement.Fragment, where: Statement.Fragment = sql`TRUE`) =>
         sql`WITH changed AS (UPDATE jobs SET ${set} WHERE id = ${id} AND ${where} RETURNING lane)
-          SELECT pg_notify(${JOBS_CHANNEL}, lane) FROM changed`.pipe(Effect.asVoid, Effect.orDie)
+          SELECT pg_notify(${JOBS_CHANNEL}, lane) FROM changed`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
       /**
        * As `update` for a change that stops a job running: a workspace's job frees a place under its cap,
-       * so its lane is notified (a job passed over may be claimable now).
+       * so its lane is notified (a job passed over may be claimable now). True if a job changed.
        */
       const updateFreeingPlace = (where: Statement.Fragment, set: Statement.Fragment) =>
         sql`WITH changed AS (UPDATE jobs SET ${set} WHERE ${where} RETURNING lane, workspace_id)
-          SELECT pg_notify(${JOBS_CHANNEL}, lane) FROM changed WHERE workspace_id IS NOT NULL`.pipe(
-          Effect.asVoid,
+          SELECT (SELECT count(*) FROM changed)::int AS changed,
+            (SELECT count(*) FROM (SELECT pg_notify(${JOBS_CHANNEL}, lane) FROM changed WHERE workspace_id IS NOT NULL) AS n)::int
+              AS notified`.pipe(
+          Effect.map((rows) => Number(rows[0]?.["changed"] ?? 0) > 0),
           Effect.orDie
         )
+      /** A run's end changes a job the run still holds: one cancelled meanwhile stays cancelled. */
+      const notCancelled = sql`status <> 'cancelled'`
 
       return JobQueue.of({
         enqueue: (input) =>
@@ -195,27 +199,28 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
             Effect.withSpan("PgJobQueue.extendLease")
           ),
         complete: (id) =>
-          updateFreeingPlace(sql`id = ${id}`, sql`status = 'done', locked_until = NULL`).pipe(
+          updateFreeingPlace(sql`id = ${id} AND ${notCancelled}`, sql`status = 'done', locked_until = NULL`).pipe(
             Effect.withSpan("PgJobQueue.complete")
           ),
         retry: (id, runAt, error) =>
-          updateAndWake(id, sql`status = 'queued', run_at = ${runAt}, locked_until = NULL, last_error = ${error}`).pipe(
+          updateAndWake(id, sql`status = 'queued', run_at = ${runAt}, locked_until = NULL, last_error = ${error}`, notCancelled).pipe(
             Effect.withSpan("PgJobQueue.retry")
           ),
         reschedule: (id, runAt, note) =>
           updateAndWake(
             id,
-            sql`status = 'queued', run_at = ${runAt}, attempts = 0, locked_until = NULL, last_error = ${note}`
+            sql`status = 'queued', run_at = ${runAt}, attempts = 0, locked_until = NULL, last_error = ${note}`,
+            notCancelled
           ).pipe(Effect.withSpan("PgJobQueue.reschedule")),
         kill: (id, error) =>
-          updateFreeingPlace(sql`id = ${id}`, sql`status = 'dead', locked_until = NULL, last_error = ${error}`).pipe(
+          updateFreeingPlace(sql`id = ${id} AND ${notCancelled}`, sql`status = 'dead', locked_until = NULL, last_error = ${error}`).pipe(
             Effect.withSpan("PgJobQueue.kill")
           ),
         cancel: (dedupeKey, reason) =>
           updateFreeingPlace(
             sql`dedupe_key = ${dedupeKey} AND status IN ('queued', 'running')`,
             sql`status = 'cancelled', locked_until = NULL, last_error = ${reason}`
-          ).pipe(Effect.withSpan("PgJobQueue.cancel")),
+          ).pipe(Effect.asVoid, Effect.withSpan("PgJobQueue.cancel")),
         // The interrupted claim is not an attempt.
         release: (id) =>
           Clock.currentTimeMillis.pipe(

@@ -3,7 +3,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { Outbox, type OutboxEvent } from "../../domain/ports/outbox.ts"
 import { WebhookEventName } from "../../domain/video.ts"
-import { rowDecoder } from "./pg-rows.ts"
+import { firstRow, rowDecoder } from "./pg-rows.ts"
 import { IsoFromDate, jsonText } from "./pg-values.ts"
 
 const EventRow = Schema.Struct({
@@ -59,11 +59,25 @@ export const PgOutboxLive = Layer.effect(
           Effect.orDie,
           Effect.withSpan("PgOutbox.setState")
         ),
-      recordAttempt: (a) =>
-        sql`INSERT INTO delivery_attempts (event_id, series, attempt, started_at, duration_ms, status, error, target)
+      pending: (id, series) =>
+        sql`SELECT e.*, (SELECT count(*)::int FROM delivery_attempts a WHERE a.event_id = e.id AND a.series = ${series})
+            AS attempts_made
+          FROM outbox_events e WHERE e.id = ${id} AND e.state = 'pending'`.pipe(
+          Effect.flatMap((rows) =>
+            firstRow(rows, (row) => Effect.map(eventRows.one(row), (event) => ({ event, attemptsMade: Number(row["attempts_made"]) })))
+          ),
+          Effect.orDie,
+          Effect.withSpan("PgOutbox.pending")
+        ),
+      // One statement: the attempt and the state it leaves the event in land together.
+      recordAttempt: (a, settles) => {
+        const insert = sql`INSERT INTO delivery_attempts (event_id, series, attempt, started_at, duration_ms, status, error, target)
           VALUES (${a.eventId}, ${a.series}, ${a.attempt}, ${a.startedAt}, ${a.durationMs}, ${a.status}, ${a.error},
             ${a.target})`
-          .pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgOutbox.recordAttempt")),
+        return (settles === undefined ? insert : sql`WITH attempt AS (${insert})
+          UPDATE outbox_events SET state = ${settles} WHERE id = ${a.eventId}`)
+          .pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgOutbox.recordAttempt"))
+      },
       attempts: (eventId) =>
         sql`SELECT * FROM delivery_attempts WHERE event_id = ${eventId} ORDER BY series, attempt, seq`.pipe(
           Effect.flatMap(attemptRows.all),

@@ -73,15 +73,19 @@ export interface JobQueueShape {
    */
   readonly claim: (lane: Lane, leaseMs: number, claimedBy: string) => Effect.Effect<Option.Option<ClaimedJob>>
   readonly extendLease: (id: string, leaseMs: number) => Effect.Effect<void>
-  readonly complete: (id: string) => Effect.Effect<void>
+  /*
+   * complete, retry, reschedule and kill end a run. Each changes nothing and answers false when the job
+   * was cancelled meanwhile, so the runner learns of a late cancel from the change itself.
+   */
+  readonly complete: (id: string) => Effect.Effect<boolean>
   /** Back to queued, not before `runAt`, after a crash: the claim counts toward the crash limit. */
-  readonly retry: (id: string, runAt: number, error: string) => Effect.Effect<void>
+  readonly retry: (id: string, runAt: number, error: string) => Effect.Effect<boolean>
   /**
    * Back to queued, not before `runAt`, as the handler chose (a webhook's next attempt): the claim
    * was not a crash, so the attempt count starts again.
    */
-  readonly reschedule: (id: string, runAt: number, note: string) => Effect.Effect<void>
-  readonly kill: (id: string, error: string) => Effect.Effect<void>
+  readonly reschedule: (id: string, runAt: number, note: string) => Effect.Effect<boolean>
+  readonly kill: (id: string, error: string) => Effect.Effect<boolean>
   /**
    * Stops the job with this dedupe key for good, if it is queued or running (otherwise nothing
    * changes): it is never claimed again, and the worker running it sees `cancelled` and interrupts it.

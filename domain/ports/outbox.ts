@@ -36,6 +36,12 @@ export interface EventDeliveries {
   readonly attempts: ReadonlyArray<DeliveryAttempt>
 }
 
+/** An event still waiting for delivery, with the attempts its current series has made. */
+export interface PendingDelivery {
+  readonly event: OutboxEvent
+  readonly attemptsMade: number
+}
+
 export interface DeliveryLogPage {
   readonly items: ReadonlyArray<EventDeliveries>
   readonly nextCursor: string | null
@@ -46,7 +52,10 @@ export interface OutboxShape {
   readonly add: (event: OutboxEvent) => Effect.Effect<Option.Option<OutboxEvent>>
   readonly get: (id: string) => Effect.Effect<Option.Option<OutboxEvent>>
   readonly setState: (id: string, state: OutboxEvent["state"]) => Effect.Effect<void>
-  readonly recordAttempt: (attempt: DeliveryAttempt) => Effect.Effect<void>
+  /** `None` unless the event is pending: what a delivery reads before its attempt, in one read. */
+  readonly pending: (id: string, series: number) => Effect.Effect<Option.Option<PendingDelivery>>
+  /** Records the attempt and, when it settles the event, the event's new state, both or neither. */
+  readonly recordAttempt: (attempt: DeliveryAttempt, settles?: "delivered" | "dropped") => Effect.Effect<void>
   readonly attempts: (eventId: string) => Effect.Effect<ReadonlyArray<DeliveryAttempt>>
   readonly forSubject: (subjectId: string) => Effect.Effect<ReadonlyArray<OutboxEvent>>
   /** The subject's events newest first, each with its attempts in order; a cursor no adapter made gives an empty page. */

@@ -103,8 +103,8 @@ export const makeJobRunner = <R>(
         return
       }
       // Scratch an earlier claim left (its worker was killed) goes now: this claim's lease says no one
-      // else runs the job.
-      yield* clearJobScratch(job.id)
+      // else runs the job. A first claim has none to find.
+      if (job.attempts > 1) yield* clearJobScratch(job.id)
       // Interrupted (a shutdown past its grace period): hand the job back rather than wait for the lease to lapse.
       // A claim beyond the limit means earlier claims never reported back: the worker process died each time.
       if (job.attempts > MAX_CRASHES) {
@@ -137,38 +137,38 @@ export const makeJobRunner = <R>(
       yield* Fiber.interrupt(renew)
       const ended = yield* Clock.currentTimeMillis
       const annotations = { durationMs: ended - started }
-      // Whatever the handler did after the cancel (a crash on the changed record included) is not to be retried.
-      if (Option.isNone(finished) || (yield* isCancelled(job.id))) {
-        yield* recordRun(job, "cancelled", annotations.durationMs)
-        return yield* Effect.logInfo("job cancelled").pipe(Effect.annotateLogs(annotations))
-      }
+      const cancelled = recordRun(job, "cancelled", annotations.durationMs).pipe(
+        Effect.zipRight(Effect.logInfo("job cancelled")),
+        Effect.annotateLogs(annotations)
+      )
+      if (Option.isNone(finished)) return yield* cancelled
+      // Whatever the handler did after a cancel (a crash on the changed record included) is not to be
+      // retried: the queue keeps a cancelled job as it is, and says so.
       const outcome = finished.value
       if (outcome._tag === "Left") {
         const error = describeCrash(outcome.left)
+        const dead = job.attempts >= MAX_CRASHES
+        const settled = dead ? queue.kill(job.id, error) : queue.retry(job.id, ended + CRASH_BACKOFF_MS * job.attempts, error)
+        if (!(yield* settled)) return yield* cancelled
         yield* Effect.logError("job crashed", outcome.left).pipe(Effect.annotateLogs(annotations))
-        yield* recordRun(job, job.attempts >= MAX_CRASHES ? "dead" : "crashed", annotations.durationMs)
-        if (job.attempts >= MAX_CRASHES) {
+        yield* recordRun(job, dead ? "dead" : "crashed", annotations.durationMs)
+        if (dead) {
           yield* Effect.logError("job dead").pipe(Effect.annotateLogs({ error }))
-          yield* queue.kill(job.id, error)
           yield* handler.onDead(job, error)
-        } else {
-          yield* queue.retry(job.id, ended + CRASH_BACKOFF_MS * job.attempts, error)
         }
         return
       }
       const result = outcome.right
+      const changed = yield* (result._tag === "Done"
+        ? queue.complete(job.id)
+        : result._tag === "RetryAt"
+        ? queue.reschedule(job.id, result.at, result.error)
+        : queue.kill(job.id, result.error))
+      if (!changed) return yield* cancelled
       const told = result._tag === "Done" ? annotations : { ...annotations, error: result.error }
       // A failed video or removal was logged by its lifecycle (a warning): its job still ends Done.
       yield* (result._tag === "Dead" ? Effect.logError("job dead") : Effect.logInfo(`job ${result._tag}`)).pipe(Effect.annotateLogs(told))
       yield* recordRun(job, result._tag === "Done" ? "done" : result._tag === "RetryAt" ? "retry" : "dead", annotations.durationMs)
-      switch (result._tag) {
-        case "Done":
-          return yield* queue.complete(job.id)
-        case "RetryAt":
-          return yield* queue.reschedule(job.id, result.at, result.error)
-        case "Dead":
-          return yield* queue.kill(job.id, result.error)
-      }
     }).pipe(Effect.scoped, Effect.annotateLogs(jobAnnotations(job)), jobSpan(job))
 
   /** Claims one due job of the lane and runs it with `run`; false when none was due. */

@@ -302,6 +302,14 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
         // The worker that ran it hands it back on its way out: it stays cancelled.
         yield* jobs.release(running.id)
         expect(Option.map(yield* jobs.get(running.id), (j) => j.status)).toEqual(Option.some("cancelled"))
+        // Nor does the end of its run change it, whatever the run's outcome: each end says it changed nothing.
+        expect(yield* jobs.complete(running.id)).toBe(false)
+        expect(yield* jobs.retry(running.id, now, "crashed")).toBe(false)
+        expect(yield* jobs.reschedule(running.id, now, "answered 500")).toBe(false)
+        expect(yield* jobs.kill(running.id, "dead")).toBe(false)
+        expect(yield* statusOf(running.id)).toEqual(Option.some(["cancelled", null, "cancelled on request"]))
+        expect(yield* jobs.complete(untouched.id)).toBe(true)
+        expect(yield* statusOf(untouched.id)).toEqual(Option.some(["done", null, null]))
       }))
 
     queueTest("laneStats counts each lane's ready, running, scheduled and dead jobs at the instant given", (enqueue, now) =>

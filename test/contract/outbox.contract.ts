@@ -65,6 +65,29 @@ export const outboxContract = (name: string, stores: Layer.Layer<Outbox, unknown
         expect(yield* outbox.attempts(randomUUID())).toEqual([])
       }))
 
+    it.effect("reads a pending event with the attempts of one series, and settles it with its attempt", () =>
+      Effect.gen(function*() {
+        const outbox = yield* Outbox
+        const event = anEvent(randomUUID())
+        yield* outbox.add(event)
+        expect(yield* outbox.pending(event.id, 1)).toEqual(Option.some({ event, attemptsMade: 0 }))
+        yield* outbox.recordAttempt(anAttempt(event.id, 1))
+        yield* outbox.recordAttempt(anAttempt(event.id, 2))
+        yield* outbox.recordAttempt(anAttempt(event.id, 1, 2))
+        expect(yield* outbox.pending(event.id, 1)).toEqual(Option.some({ event, attemptsMade: 2 }))
+        expect(yield* outbox.pending(event.id, 2)).toEqual(Option.some({ event, attemptsMade: 1 }))
+        const settling = anAttempt(event.id, 2, 2)
+        yield* outbox.recordAttempt(settling, "delivered")
+        expect(Option.getOrThrow(yield* outbox.get(event.id)).state).toBe("delivered")
+        expect((yield* outbox.attempts(event.id)).at(-1)).toEqual(settling)
+        expect(Option.isNone(yield* outbox.pending(event.id, 2))).toBe(true)
+        expect(Option.isNone(yield* outbox.pending(randomUUID(), 1))).toBe(true)
+        const dropped = anEvent(randomUUID())
+        yield* outbox.add(dropped)
+        yield* outbox.recordAttempt(anAttempt(dropped.id, 1), "dropped")
+        expect(Option.getOrThrow(yield* outbox.get(dropped.id)).state).toBe("dropped")
+      }))
+
     it.effect("finds the events of a subject", () =>
       Effect.gen(function*() {
         const outbox = yield* Outbox

@@ -31,10 +31,10 @@ export const deliverWebhook = (
 ): Effect.Effect<JobOutcome, never, Outbox | WebhookTransport | WebhookSecretStore> =>
   Effect.gen(function*() {
     const outbox = yield* Outbox
-    const found = yield* outbox.get(eventId)
-    if (Option.isNone(found) || found.value.state !== "pending") return Done
-    const event = found.value
-    const attempt = (yield* outbox.attempts(eventId)).filter((a) => a.series === series).length + 1
+    const found = yield* outbox.pending(eventId, series)
+    if (Option.isNone(found)) return Done
+    const { event } = found.value
+    const attempt = found.value.attemptsMade + 1
     if (attempt > MAX_ATTEMPTS) {
       yield* outbox.setState(eventId, "dropped")
       return Done
@@ -56,6 +56,8 @@ export const deliverWebhook = (
         onSuccess: (o) => o
       }))
     const endedAt = yield* Clock.currentTimeMillis
+    const delivered = outcome._tag === "Answered" && isAcknowledged(outcome.status)
+    const next = delivered ? null : nextAttemptAt(attempt, endedAt)
     yield* outbox.recordAttempt({
       eventId,
       series,
@@ -65,7 +67,7 @@ export const deliverWebhook = (
       status: outcome._tag === "Answered" ? outcome.status : null,
       error: outcome._tag === "Unreachable" ? outcome.error : null,
       target: redactUrl(event.url)
-    })
+    }, delivered ? "delivered" : next === null ? "dropped" : undefined)
     const annotations = { eventId, event: event.name, series, attempt, target: redactUrl(event.url), durationMs: endedAt - startedAt }
     yield* Effect.annotateCurrentSpan({
       "webhook.event": event.name,
@@ -73,16 +75,13 @@ export const deliverWebhook = (
       "webhook.target": redactUrl(event.url),
       ...(outcome._tag === "Answered" ? { "http.response.status_code": outcome.status } : { error: outcome.error })
     })
-    if (outcome._tag === "Answered" && isAcknowledged(outcome.status)) {
-      yield* outbox.setState(eventId, "delivered")
+    if (delivered) {
       yield* countAttempt("delivered", attempt)
       yield* Effect.logInfo("webhook delivered").pipe(Effect.annotateLogs(annotations))
       return Done
     }
     const failure = outcome._tag === "Answered" ? `answered ${outcome.status}` : outcome.error
-    const next = nextAttemptAt(attempt, endedAt)
     if (next === null) {
-      yield* outbox.setState(eventId, "dropped")
       yield* countAttempt("dropped", attempt)
       yield* Effect.logWarning(`webhook dropped after ${attempt} attempts: ${failure}`).pipe(Effect.annotateLogs(annotations))
       return { _tag: "Dead", error: `dropped after ${attempt} attempts: ${failure}` } as const
