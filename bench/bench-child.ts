@@ -10,8 +10,9 @@ export interface BenchChild<M> {
   readonly stop: () => Promise<void>
 }
 
-/** BENCH_CPU_PROF=<folder>: each child writes a V8 CPU profile there when it stops (to find where its time goes). */
+/** BENCH_CPU_PROF=<folder>: each child (a service too) writes a V8 CPU profile there when it stops, to find where its time goes. */
 const PROFILE_DIR = process.env["BENCH_CPU_PROF"]
+export const profileArgs: ReadonlyArray<string> = PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`]
 
 export const forkBenchChild = <M>(
   moduleUrl: string,
@@ -19,7 +20,7 @@ export const forkBenchChild = <M>(
   env: Readonly<Record<string, string>> = {}
 ): BenchChild<M> => {
   const child = fork(fileURLToPath(moduleUrl), [...args], {
-    execArgv: ["--import", "tsx", ...(PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`])],
+    execArgv: ["--import", "tsx", ...profileArgs],
     env: { ...process.env, ...env },
     // stdout is the child's log (the worker logs every job): not needed, and a pipe nobody reads would stall it.
     stdio: ["ignore", "ignore", "pipe", "ipc"]

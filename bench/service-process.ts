@@ -6,6 +6,7 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
+import { profileArgs } from "./bench-child.ts"
 
 const REPO_ROOT = resolve(import.meta.dirname, "..")
 const READY_TIMEOUT_MS = 60_000
@@ -42,7 +43,7 @@ export const startService = async (): Promise<ServiceProcess> => {
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
   const token = `rw_bench_${Math.random().toString(36).slice(2)}`
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", ...profileArgs, "src/main.ts"], {
     cwd: REPO_ROOT,
     // Benchmarks drive one token far past the per-token budgets: limits are off unless the caller sets them.
     env: {
