@@ -8,6 +8,7 @@ import { type BurnRequest, MediaEngine, type MediaEngineShape, type ProbeResult 
 import type { PixelBox, TextRegion } from "../../domain/text-regions.ts"
 import { assSubtitles } from "./ass-subtitles.ts"
 import { AAC_ARGS, filterValue, lastError, progressLines, QUIET, spawnTool } from "./ffmpeg-process.ts"
+import { samplingFilters } from "./onnx-text-detector.ts"
 
 export const DEFAULT_X264_PRESET = "veryfast"
 
@@ -217,13 +218,15 @@ const aroundGraph = (picture: string, candidates: ReadonlyArray<FillCandidate>):
  * The wipe as a filter graph on input 0, whose picture comes out as [v]: regions with a clean patch
  * (inputs 1.., in order) get it laid over them while shown; then delogo fills the others from the pixels
  * around their boxes, watermarks first so that a caption crossing one is filled from wiped pixels.
- * A region spanning the whole video is wiped on every frame, without a time test.
+ * A region spanning the whole video is wiped on every frame, without a time test. With `sampling`, the
+ * wiped picture also goes through those filters to [samples].
  */
 const wipeGraph = (
   picture: string,
   patched: ReadonlyArray<TextRegion>,
   interpolated: ReadonlyArray<TextRegion>,
-  durationSeconds: number
+  durationSeconds: number,
+  sampling: ReadonlyArray<string> | null
 ): string => {
   const when = (region: TextRegion) =>
     region.startSeconds <= 0 && region.endSeconds >= durationSeconds ? "" : `:enable='between(t,${region.startSeconds},${region.endSeconds})'`
@@ -234,7 +237,9 @@ const wipeGraph = (
   const delogos = [...interpolated]
     .sort((a, b) => Number(a.kind === "caption") - Number(b.kind === "caption"))
     .map((region) => `delogo=x=${region.box.x}:y=${region.box.y}:w=${region.box.width}:h=${region.box.height}${when(region)}`)
-  chains.push(`[v${patched.length}]${delogos.length === 0 ? "null" : delogos.join(",")}[v]`)
+  const wiped = `[v${patched.length}]${delogos.length === 0 ? "null" : delogos.join(",")}`
+  if (sampling === null) chains.push(`${wiped}[v]`)
+  else chains.push(`${wiped},split=2[v][sampled]`, `[sampled]${sampling.join(",")}[samples]`)
   return chains.join(";\n")
 }
 
@@ -422,7 +427,10 @@ export const FfmpegEngineLive = Layer.effect(
           const patched = patches.map((patch) => patch.region)
           const interpolated = regions.filter((region) => !patched.includes(region))
           const script = join(work, "wipe.txt")
-          yield* Effect.promise(() => writeFile(script, wipeGraph(picture, patched, interpolated, facts.durationSeconds)))
+          const { samples } = request
+          // rgb24 as the text detector reads frames; FFV1 keeps it exactly (as bgr0), in a fraction of the raw size.
+          const sampling = samples === undefined ? null : [...samplingFilters(samples.perSecond, samples.width, samples.height), "format=rgb24"]
+          yield* Effect.promise(() => writeFile(script, wipeGraph(picture, patched, interpolated, facts.durationSeconds, sampling)))
           const result = yield* run(
             ffmpeg,
             [
@@ -437,7 +445,8 @@ export const FfmpegEngineLive = Layer.effect(
               "-fps_mode", "passthrough",
               ...x264Args(preset), "-c:a", "copy",
               "-movflags", "+faststart",
-              request.output
+              request.output,
+              ...(samples === undefined ? [] : ["-map", "[samples]", "-fps_mode", "passthrough", "-c:v", "ffv1", "-f", "nut", samples.output])
             ],
             progressLines(facts.durationSeconds, request.onProgress)
           )

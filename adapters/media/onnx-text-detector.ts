@@ -115,6 +115,16 @@ const frameReader = (stream: Readable, frameBytes: number) => {
 }
 
 /**
+ * The ffmpeg filters that sample frames to be looked at: `perSecond` a second, scaled by area averaging
+ * (the cheap filter made for downscaling; bicubic found the same boxes). The wipe samples its own picture
+ * with them too, so that the check after it sees the very pixels a scan of the result would.
+ */
+export const samplingFilters = (perSecond: number, width: number, height: number): Array<string> => [
+  `fps=${perSecond}`,
+  `scale=${width}:${height}:flags=area`
+]
+
+/**
  * One ffmpeg run that decodes the video and writes `samplesPerSecond` frames a second, scaled and padded
  * to the model's input, as raw rgb24. Closing the scope kills it (an interrupted scan stops decoding).
  */
@@ -122,9 +132,7 @@ const sampler = (binary: string, request: ScanRequest, frame: ModelFrame) =>
   Effect.acquireRelease(
     Effect.sync(() => {
       const filters = [
-        `fps=${request.samplesPerSecond}`,
-        // Area averaging: the cheap filter made for downscaling (bicubic found the same boxes).
-        `scale=${frame.scaledWidth}:${frame.scaledHeight}:flags=area`,
+        ...samplingFilters(request.samplesPerSecond, frame.scaledWidth, frame.scaledHeight),
         `pad=${frame.width}:${frame.height}:0:0:black`
       ]
       const args = [...QUIET, "-i", request.input, "-map", "0:v:0", "-vf", filters.join(","), "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"]
@@ -218,7 +226,11 @@ export const makeOnnxTextDetector = (config: OnnxTextDetectorConfig) =>
           Effect.withSpan("OnnxTextDetector.scan", {
             attributes: { samplesPerSecond: request.samplesPerSecond, maxSide: config.maxSide }
           })
-        )
+        ),
+      frameSize: (width, height) => {
+        const frame = modelFrame(width, height, config.maxSide)
+        return { width: frame.scaledWidth, height: frame.scaledHeight }
+      }
     })
   })
 

@@ -30,6 +30,18 @@ export interface BurnRequest {
   readonly onProgress?: (fraction: number) => void
 }
 
+/**
+ * Frames of a wipe's picture as it goes to the encoder: `perSecond` a second (sample i is the frame
+ * shown before (i + 0.5) / perSecond s), scaled by area averaging to `width` x `height` in RGB, kept
+ * losslessly in the video file `output`.
+ */
+export interface WipeSamples {
+  readonly output: string
+  readonly perSecond: number
+  readonly width: number
+  readonly height: number
+}
+
 /** A sound placed on the mix's timeline. */
 export interface AudioCue {
   readonly path: string
@@ -69,6 +81,8 @@ export interface MediaEngineShape {
     readonly input: string
     readonly output: string
     readonly regions: ReadonlyArray<TextRegion>
+    /** Also keeps some frames of the wiped picture, so that looking at the result needs no decode of it. */
+    readonly samples?: WipeSamples
     readonly onProgress?: (fraction: number) => void
   }) => Effect.Effect<void, WorkFailed>
   readonly thumbnail: (input: string, outputJpg: string, atSeconds: number) => Effect.Effect<void, WorkFailed>

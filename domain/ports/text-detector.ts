@@ -3,8 +3,9 @@ import type { WorkFailed } from "../errors.ts"
 import type { FrameSample } from "../text-regions.ts"
 
 export interface ScanRequest {
+  /** A video, or frames sampled from one at the detector's `frameSize` (then the rest describes that video). */
   readonly input: string
-  /** The video's size (display, rotation applied) and length, from the probe. */
+  /** The video's size (display, rotation applied) and length, from the probe: boxes come back in its pixels. */
   readonly width: number
   readonly height: number
   readonly durationSeconds: number
@@ -19,5 +20,10 @@ export interface ScanRequest {
 /** Finds burned-in text on frames sampled through a video, offline. Failures are WorkFailed a person can act on. */
 export interface TextDetectorShape {
   readonly scan: (request: ScanRequest) => Effect.Effect<ReadonlyArray<FrameSample>, WorkFailed>
+  /**
+   * The size a `width` x `height` video's frames are scaled to (by area averaging) to be looked at: a
+   * video of frames sampled from it at this size scans as the video itself would, at the same rate.
+   */
+  readonly frameSize: (width: number, height: number) => { readonly width: number; readonly height: number }
 }
 export class TextDetector extends Context.Tag("TextDetector")<TextDetector, TextDetectorShape>() {}

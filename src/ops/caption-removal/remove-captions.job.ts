@@ -1,7 +1,8 @@
 // The caption removal's work: fetch and store the source, probe it, find the burned-in text on
-// sampled frames and track it into regions, wipe them in one encode, then look again on the result
-// and record the share of frames where text remains. Each step is recorded in the removal's `step`;
-// each is safe to run again when a crashed job is retried (charges are posted once).
+// sampled frames and track it into regions, wipe them in one encode, then look again at the wiped
+// picture and record the share of frames where text remains. The wipe keeps the frames that look needs
+// as they go to the encoder, so the result is never decoded again. Each step is recorded in the
+// removal's `step`; each is safe to run again when a crashed job is retried (charges are posted once).
 import { Effect, Option } from "effect"
 import { isTerminal } from "../../../domain/caption-removal.ts"
 import { WorkFailed } from "../../../domain/errors.ts"
@@ -88,11 +89,21 @@ export const runCaptionRemoval = (removalId: string) =>
         return
       }
       const output = `${dir}/clean.mp4`
+      const checkFrames = `${dir}/check-frames.nut`
       yield* removalWork.step(initial, "removing", Effect.gen(function*() {
         yield* chargeRemoval(removalId, "wipe", removalWipeCredits(facts.durationSeconds))
-        yield* media.wipeRegions({ input: source, output, regions })
+        yield* media.wipeRegions({
+          input: source,
+          output,
+          regions,
+          samples: { output: checkFrames, perSecond: CHECK_SAMPLES_PER_SECOND, ...detector.frameSize(facts.width, facts.height) }
+        })
       }))
-      const share = yield* removalWork.step(initial, "checking", Effect.map(scan(output, CHECK_SAMPLES_PER_SECOND, CHECK_MIN_SCORE), (samples) => textRemainingShare(samples, regions)))
+      const share = yield* removalWork.step(
+        initial,
+        "checking",
+        Effect.map(scan(checkFrames, CHECK_SAMPLES_PER_SECOND, CHECK_MIN_SCORE), (samples) => textRemainingShare(samples, regions))
+      )
       const workspace = yield* (yield* WorkspaceStore).get(removal.workspaceId).pipe(Effect.map(Option.getOrThrow))
       const file = yield* storeFile(workspace, { path: output, name: "captions-removed.mp4", contentType: "video/mp4" })
       yield* removalWork.apply(removalId, (at) => ({ _tag: "Completed", resultFileId: file.id, textRemainingShare: share, at }))
