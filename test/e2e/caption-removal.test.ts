@@ -29,9 +29,14 @@ let dir: string
 let files: Awaited<ReturnType<typeof serveFiles>>
 let receiver: HttpsReceiver
 
+/**
+ * Still backgrounds: geq draws the one frame (per pixel, slow) and loop repeats it, which gives the same
+ * frames as drawing every one of them.
+ */
+const still = (geq: string) => `nullsrc=s=${W}x${H}:r=30,trim=end_frame=1,${geq},loop=loop=-1:size=1`
 const BACKGROUNDS = {
-  smooth: `nullsrc=s=${W}x${H}:r=30,geq=r='40+X*150/W':g='60+Y*120/H':b='150'`,
-  textured: `nullsrc=s=${W}x${H}:r=30,geq=r='128+90*sin(X/6)*cos(Y/9)':g='110+80*sin(Y/5)':b='128+70*cos((X+Y)/7)'`
+  smooth: still("geq=r='40+X*150/W':g='60+Y*120/H':b='150'"),
+  textured: still("geq=r='128+90*sin(X/6)*cos(Y/9)':g='110+80*sin(Y/5)':b='128+70*cos((X+Y)/7)'")
 } as const
 
 /** The clip with its burned-in text, and the same clip clean. */

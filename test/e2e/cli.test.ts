@@ -35,31 +35,35 @@ describe("reelwright CLI", () => {
     expect(Object.keys(workspace).sort()).toEqual(["token", "workspaceId"])
     expect((await call(app.baseUrl, "/v1/videos", { token: workspace.token })).status).toBe(200)
 
-    const issued = await cli(["token:issue", "--workspaceId", workspace.workspaceId, "--label", "ci"], { ADMIN_TOKEN })
+    // Each CLI run is a whole node process: the ones that do not depend on each other run side by side.
+    const [issued, secret] = await Promise.all([
+      cli(["token:issue", "--workspaceId", workspace.workspaceId, "--label", "ci"], { ADMIN_TOKEN }),
+      cli(["webhook-secret:set", "--workspaceId", workspace.workspaceId], { ADMIN_TOKEN })
+    ])
     const second = JSON.parse(issued.stdout) as { tokenId: string; token: string }
     expect((await call(app.baseUrl, "/v1/videos", { token: second.token })).status).toBe(200)
+    expect(JSON.parse(secret.stdout).secret).toMatch(/^whsec_/)
 
     const revoked = await cli(["token:revoke", "--tokenId", second.tokenId], { ADMIN_TOKEN })
     expect(revoked.code).toBe(0)
     expect((await call(app.baseUrl, "/v1/videos", { token: second.token })).status).toBe(401)
     expect((await call(app.baseUrl, "/v1/videos", { token: workspace.token })).status).toBe(200)
-
-    const secret = await cli(["webhook-secret:set", "--workspaceId", workspace.workspaceId], { ADMIN_TOKEN })
-    expect(JSON.parse(secret.stdout).secret).toMatch(/^whsec_/)
   })
 
   it("refuses admin commands without the admin token, and reports bad input before sending it", async () => {
-    const noToken = await cli(["workspace:create", "--name", "x", "--ownerEmail", "x@x.test"], { ADMIN_TOKEN: "rwadmin_wrong" })
+    const [noToken, badEmail, unknown, help] = await Promise.all([
+      cli(["workspace:create", "--name", "x", "--ownerEmail", "x@x.test"], { ADMIN_TOKEN: "rwadmin_wrong" }),
+      cli(["workspace:create", "--name", "x", "--ownerEmail", "nope"], { ADMIN_TOKEN }),
+      cli(["frobnicate"]),
+      cli(["edit-captions", "--help"])
+    ])
     expect(noToken.code).toBe(1)
     expect(noToken.stderr).toContain("unauthenticated")
-    const badEmail = await cli(["workspace:create", "--name", "x", "--ownerEmail", "nope"], { ADMIN_TOKEN })
     expect(badEmail.code).toBe(1)
     expect(badEmail.stderr).toContain("ownerEmail")
-    const unknown = await cli(["frobnicate"])
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain("workspace:create")
     // A command's --help shows that command's fields and sends nothing (no token needed).
-    const help = await cli(["edit-captions", "--help"])
     expect(help.code).toBe(0)
     expect(help.stdout).toContain("edit-captions --id text [--words text] [--lineStarts text] [--templateId text] [--adjustments text] [--revision text]")
     expect(help.stdout).not.toContain("workspace:create")
@@ -68,18 +72,20 @@ describe("reelwright CLI", () => {
   it("refuses unknown flags and values of the wrong form, takes text as text, and says its version", async () => {
     const { token } = await app.createWorkspace()
     const env = { REELWRIGHT_TOKEN: token }
-    const unknownFlag = await cli(["list", "--limt", "5"], env)
+    const [unknownFlag, notANumber, created, version] = await Promise.all([
+      cli(["list", "--limt", "5"], env),
+      cli(["list", "--limit", "five"], env),
+      // A name that looks like a number stays the text it was typed as.
+      cli(["workspace:create", "--name", "1234", "--ownerEmail", "n@acme.test"], { ADMIN_TOKEN }),
+      cli(["--version"])
+    ])
     expect(unknownFlag.code).toBe(2)
     expect(unknownFlag.stderr).toContain("--limt")
-    const notANumber = await cli(["list", "--limit", "five"], env)
     expect(notANumber.code).toBe(1)
     expect(notANumber.stderr).toContain("--limit")
-    // A name that looks like a number stays the text it was typed as.
-    const created = await cli(["workspace:create", "--name", "1234", "--ownerEmail", "n@acme.test"], { ADMIN_TOKEN })
     expect(created.code).toBe(0)
     const { workspaceId } = JSON.parse(created.stdout) as { workspaceId: string }
     expect(workspaceId).toMatch(/^[0-9a-f-]{36}$/)
-    const version = await cli(["--version"])
     expect(version.code).toBe(0)
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
   })

@@ -188,7 +188,16 @@ afterAll(async () => {
 })
 
 describe("process roles on the embedded stores", () => {
-  it("ROLE=api answers /health and /ready and runs no jobs", async () => {
+  // A process that refuses to start only loads and exits: it runs beside the next test, on the other core.
+  it.concurrent("refuses to start in production without a database and a bucket, before listening", async ({ expect }) => {
+    const service = await spawnService({ dataDir: join(dataDir, "production"), env: { NODE_ENV: "production" } })
+    expect(await service.exited).toBe(1)
+    const { stdout, stderr } = service.output()
+    expect(stderr).toContain("Reelwright did not start: NODE_ENV=production needs DATABASE_URL (PostgreSQL) and an S3 bucket")
+    expect(stdout).not.toContain("listening")
+  })
+
+  it.concurrent("ROLE=api answers /health and /ready and runs no jobs", async ({ expect }) => {
     const api = track(await startListening({ dataDir: join(dataDir, "api"), env: { ROLE: "api" } }))
     expect(await tryGet(`${api.baseUrl}/ready`)).toBe(200)
     expect(api.output().stdout).toContain("Jobs:           not run here")
@@ -240,14 +249,6 @@ describe("process roles on the embedded stores", () => {
       stalling.close()
     }
   })
-
-  it("refuses to start in production without a database and a bucket, before listening", async () => {
-    const service = await spawnService({ dataDir: join(dataDir, "production"), env: { NODE_ENV: "production" } })
-    expect(await service.exited).toBe(1)
-    const { stdout, stderr } = service.output()
-    expect(stderr).toContain("Reelwright did not start: NODE_ENV=production needs DATABASE_URL (PostgreSQL) and an S3 bucket")
-    expect(stdout).not.toContain("listening")
-  })
 })
 
 describe.skipIf(postgresSkipReason !== undefined)("process roles on PostgreSQL", () => {
@@ -266,7 +267,8 @@ describe.skipIf(postgresSkipReason !== undefined)("process roles on PostgreSQL",
     await Effect.runPromise(Scope.close(scope, Exit.void))
   })
 
-  it("refuses to start in production without SECRETS_KEY, even with a database and a bucket", async () => {
+  // Runs beside the next test: the refused process never reaches the database.
+  it.concurrent("refuses to start in production without SECRETS_KEY, even with a database and a bucket", async ({ expect }) => {
     const service = await spawnService({
       dataDir: join(dataDir, "production-no-secrets-key"),
       env: {
@@ -283,7 +285,7 @@ describe.skipIf(postgresSkipReason !== undefined)("process roles on PostgreSQL",
     expect(service.output().stderr).toContain("Reelwright did not start: NODE_ENV=production needs SECRETS_KEY")
   })
 
-  it("in production mode keeps records across restarts, finds the dev workspace again, and a worker process on another disk runs the jobs", async () => {
+  it.concurrent("in production mode keeps records across restarts, finds the dev workspace again, and a worker process on another disk runs the jobs", async ({ expect }) => {
     // What separate Machines share: the database and the bucket (s3rver's one account, path-style URLs).
     const env = {
       NODE_ENV: "production",
@@ -296,15 +298,13 @@ describe.skipIf(postgresSkipReason !== undefined)("process roles on PostgreSQL",
       S3_FORCE_PATH_STYLE: "true",
       DEV_API_TOKEN: "rw_dev_processes_test_token"
     }
-    const clip = await makeSpokenClip({
-      text: "The river runs past the old mill.",
-      width: 360,
-      height: 640,
-      fps: 30,
-      dir: await mkdtemp(join(dataDir, "clip-"))
-    })
-
-    const first = track(await startListening({ dataDir: join(dataDir, "api-1"), args: ["api"], env }))
+    // The clip is made while the first API process starts.
+    const [clip, first] = await Promise.all([
+      mkdtemp(join(dataDir, "clip-")).then((dir) =>
+        makeSpokenClip({ text: "The river runs past the old mill.", width: 360, height: 640, fps: 30, dir })
+      ),
+      startListening({ dataDir: join(dataDir, "api-1"), args: ["api"], env }).then(track)
+    ])
     // A token from the environment is named, never printed.
     const devWorkspace = /API token:\s+from DEV_API_TOKEN\s+\(workspace (\S+),/.exec(first.output().stdout)?.[1]
     expect(devWorkspace).toBeDefined()

@@ -49,8 +49,8 @@ describe.skipIf(postgresSkipReason !== undefined)("structured logs of the api an
 
   beforeAll(async () => {
     host = await goneHost()
-    api = await env.deployment.startApi(JSON_LOGS)
-    worker = await env.deployment.startWorker(JSON_LOGS)
+    // Side by side: each start is mostly a node process loading its modules.
+    ;[api, worker] = await Promise.all([env.deployment.startApi(JSON_LOGS), env.deployment.startWorker(JSON_LOGS)])
     ;({ workspaceId, token } = await env.deployment.createWorkspace(api))
     const signing = await call(api.baseUrl, `/admin/workspaces/${workspaceId}/webhook-secret`, { token: ADMIN_TOKEN, json: {} })
     expect(signing.status).toBe(200)

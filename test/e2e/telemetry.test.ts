@@ -117,8 +117,11 @@ describe.skipIf(postgresSkipReason !== undefined)("metrics and traces of the api
     apiMetrics = await freePort()
     workerMetrics = await freePort()
     const tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: "200" }
-    api = await env.deployment.startApi({ ...tracing, METRICS_PORT: String(apiMetrics) })
-    worker = await env.deployment.startWorker({ ...tracing, METRICS_PORT: String(workerMetrics) })
+    // Side by side: each start is mostly a node process loading its modules.
+    ;[api, worker] = await Promise.all([
+      env.deployment.startApi({ ...tracing, METRICS_PORT: String(apiMetrics) }),
+      env.deployment.startWorker({ ...tracing, METRICS_PORT: String(workerMetrics) })
+    ])
     ;({ token } = await env.deployment.createWorkspace(api))
   })
   afterAll(() => collector?.close())

@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest"
 import { openAsBlob } from "node:fs"
 import { Effect } from "effect"
+import { JOBS_CHANNEL } from "../../adapters/postgres/pg-job-wakeups.ts"
 import { S3BlobStoreLive } from "../../adapters/storage/s3-blob-store.ts"
 import { BlobStore } from "../../domain/ports/blob-store.ts"
 import { MAX_CRASHES } from "../../src/kernel/job-runner.ts"
@@ -86,9 +87,23 @@ describe.skipIf(postgresSkipReason !== undefined)("a job that crashes every time
     )
 
     const worker = await env.deployment.startWorker(WORKER_ENV)
-    // Crashes are retried after a backoff of 5 s, then 10 s; the third one is the last.
+    // Crashes are retried after a backoff of 5 s, then 10 s; the third one is the last. The test moves
+    // each retry's time up to now (a test clock's job) and wakes the workers as the queue does.
     const generateJob = () => jobOf(GenerateCaptions.kind, id)
-    await env.deployment.until(async () => (await generateJob())?.status === "dead", "the job to go dead", 60_000)
+    const bringRetryForward = () =>
+      env.deployment.rows(
+        `WITH due AS (
+           UPDATE jobs SET run_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+           WHERE kind = $1 AND payload->>'videoId' = $2 AND status = 'queued' AND attempts > 0
+             AND run_at > (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+           RETURNING lane)
+         SELECT pg_notify($3, lane) FROM due`,
+        [GenerateCaptions.kind, id, JOBS_CHANNEL]
+      )
+    await env.deployment.until(async () => {
+      await bringRetryForward()
+      return (await generateJob())?.status === "dead"
+    }, "the job to go dead", 60_000)
     const job = await generateJob()
     expect(job?.attempts).toBe(MAX_CRASHES)
     expect(job?.last_error).toContain("no blob at key")

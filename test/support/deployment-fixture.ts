@@ -19,10 +19,15 @@ export const useDeployment = (clipText: string): DeploymentFixture => {
   const fixture = {} as { deployment: Deployment; receiver: HttpsReceiver; clip: SpokenClip; dir: string }
   beforeAll(async () => {
     fixture.dir = await mkdtemp(join(tmpdir(), "reelwright-reliability-"))
-    // One at a time, so that afterAll finds whatever started before a failure.
-    fixture.receiver = await startHttpsReceiver()
-    fixture.deployment = await startDeployment({ objectStore: true })
-    fixture.clip = await makeSpokenClip({ text: clipText, width: 360, height: 640, fps: 30, dir: fixture.dir })
+    // Side by side, each kept as it is ready; all are settled before this ends, so that afterAll finds
+    // whatever started before a failure.
+    const dir = fixture.dir
+    const settled = await Promise.allSettled([
+      startHttpsReceiver().then((receiver) => (fixture.receiver = receiver)),
+      startDeployment({ objectStore: true }).then((deployment) => (fixture.deployment = deployment)),
+      makeSpokenClip({ text: clipText, width: 360, height: 640, fps: 30, dir }).then((clip) => (fixture.clip = clip))
+    ])
+    for (const result of settled) if (result.status === "rejected") throw result.reason
   })
   afterAll(async () => {
     await fixture.deployment?.close()
