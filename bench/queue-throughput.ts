@@ -10,7 +10,8 @@ import { PgJobQueueLive } from "../adapters/postgres/pg-job-queue.ts"
 import { PgClientLive } from "../adapters/postgres/pg-layer.ts"
 import { JobQueue } from "../domain/ports/job-queue.ts"
 import { type Figure, isEntryPoint, median, report } from "./figures.ts"
-import { connectClient, type PgClient } from "./node-postgres.ts"
+import type pg from "pg"
+import { connectClient } from "./node-postgres.ts"
 import { createScratchDatabase } from "./scratch-database.ts"
 
 const BENCH = "queue-throughput"
@@ -19,7 +20,7 @@ const WORKERS = 4
 const LEASE_MS = 60_000
 
 /** Fresh jobs with the columns PgJobQueue.enqueue writes, all due. */
-const refill = async (admin: PgClient): Promise<void> => {
+const refill = async (admin: pg.Client): Promise<void> => {
   await admin.query("TRUNCATE jobs")
   await admin.query(
     `INSERT INTO jobs (id, lane, kind, payload, run_at, attempts, status, dedupe_key)
@@ -30,7 +31,7 @@ const refill = async (admin: PgClient): Promise<void> => {
   await admin.query("VACUUM ANALYZE jobs")
 }
 
-const doneCount = async (admin: PgClient): Promise<number> => {
+const doneCount = async (admin: pg.Client): Promise<number> => {
   const { rows } = await admin.query<{ done: string }>("SELECT count(*) AS done FROM jobs WHERE status = 'done'")
   return Number(rows[0]?.done ?? 0)
 }
@@ -55,8 +56,8 @@ const CLAIM = `WITH queued AS (
 const COMPLETE = "UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = $1 AND TRUE"
 
 /** Seconds for 4 bare clients to empty the queue. */
-const bareRun = async (clients: ReadonlyArray<PgClient>): Promise<number> => {
-  const worker = async (client: PgClient) => {
+const bareRun = async (clients: ReadonlyArray<pg.Client>): Promise<number> => {
+  const worker = async (client: pg.Client) => {
     for (;;) {
       const now = Date.now()
       const { rows } = await client.query<{ id: string }>(CLAIM, [now + LEASE_MS, "media", now, now])

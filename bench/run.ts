@@ -6,6 +6,7 @@ import { fakeTextScreenshot } from "./fake-text-screenshot.ts"
 import { report } from "./figures.ts"
 import { generatedVideo } from "./generated-video.ts"
 import { getVideoLoad } from "./get-video-load.ts"
+import { longSourceMemory } from "./long-source-memory.ts"
 import { mcpCallLoad } from "./mcp-call-load.ts"
 import { queueThroughput } from "./queue-throughput.ts"
 import { recognition } from "./recognition.ts"
@@ -25,6 +26,8 @@ const figures = [
   ...(await webhookThroughput()),
   ...(await recognition()),
   ...(await alignment()),
-  ...(await telemetryCost())
+  ...(await telemetryCost()),
+  // Last: at its default lengths (10 and 60 min) it runs longer than all the others together.
+  ...(await longSourceMemory())
 ]
 await report(figures)

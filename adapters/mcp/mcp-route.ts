@@ -1,14 +1,12 @@
-// POST /mcp: the MCP server, Streamable HTTP on the API's own port. Stateless: every request gets a
-// new SDK Server and transport answering in plain JSON, so a bare tools/call without initialize
-// works and any API process can serve any request. The route guards itself (HttpApi middleware
+// POST /mcp: the MCP server, Streamable HTTP on the API's own port. Stateless: one SDK Server per
+// process answers every request in plain JSON (mcp-exchange.ts), so a bare tools/call without
+// initialize works and any API process can serve any request. The route guards itself (HttpApi middleware
 // does not cover it): Host and Origin first (DNS rebinding), then the bearer token (an API token,
 // or an OAuth access token issued for this resource).
-import { HttpApiBuilder, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
-import { Effect, Either, Option, Runtime } from "effect"
+import { Effect, Either, Runtime } from "effect"
 import { mcpResource } from "../../domain/oauth.ts"
 import type { OAuthStore } from "../../domain/ports/oauth-store.ts"
 import type { Workspace } from "../../domain/ports/workspace-store.ts"
@@ -16,7 +14,8 @@ import type { CatalogueServices } from "../../src/catalogue.ts"
 import { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
 import { ServiceConfig } from "../../src/kernel/service-config.ts"
 import { authenticateMcp, type McpUnauthenticated } from "../../src/ops/oauth/authenticate-mcp.ts"
-import { callTool, TOOLS, type ToolResult } from "./mcp-tools.ts"
+import { type ExchangeAnswer, ExchangeTransport } from "./mcp-exchange.ts"
+import { callTool, TOOLS } from "./mcp-tools.ts"
 import { rebindingProblem } from "./rebinding-guard.ts"
 
 /** The version of the API the tools mirror (the OpenAPI document says the same). */
@@ -54,67 +53,50 @@ const challenge = (baseUrl: string, refused: McpUnauthenticated): string => {
     : `Bearer error="invalid_token", error_description="${quotable(refused.message)}", ${metadata}`
 }
 
-/**
- * The SDK gives each Server a JSON Schema validator of its own (for elicitation answers, which we never
- * ask for); building it dominates a request's cost, and a server per request would build it every time.
- */
-const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator()
-
-const mcpServer = (call: (name: string, args: unknown, signal: AbortSignal) => Promise<ToolResult>): Server => {
-  const server = new Server(SERVER_INFO, {
-    capabilities: { tools: {} },
-    instructions: INSTRUCTIONS,
-    jsonSchemaValidator: SCHEMA_VALIDATOR
-  })
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }))
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    call(request.params.name, request.params.arguments, extra.signal))
-  return server
+/** What a tool call needs of the HTTP request that brought it. */
+interface Caller {
+  readonly workspace: Workspace
+  /** The request's runtime: its services, and its log annotations and span for the call's own. */
+  readonly runtime: Runtime.Runtime<CatalogueServices>
 }
 
-/** One JSON-RPC exchange for an authenticated workspace, through a server and transport of its own. */
-const answer = (request: HttpServerRequest.HttpServerRequest, workspace: Workspace) =>
+/** The process's one MCP server: built once, tool list and validators included, and shared by every request. */
+const mcpServer = (): ExchangeTransport<Caller> => {
+  const transport = new ExchangeTransport<Caller>()
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS })
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }))
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const caller = transport.contextOf(extra.requestId)
+    // Unreachable: the transport knows every request it let in until its answer leaves.
+    if (caller === undefined) throw new Error("no caller for this request")
+    return Runtime.runPromise(caller.runtime)(
+      callTool(request.params.name, request.params.arguments).pipe(
+        Effect.provideService(CurrentWorkspace, caller.workspace),
+        Effect.annotateLogs({ workspaceId: caller.workspace.id })
+      ),
+      { signal: extra.signal }
+    )
+  })
+  // Connecting to this transport only sets its callbacks: nothing to wait for.
+  void server.connect(transport)
+  return transport
+}
+
+/** One JSON-RPC exchange for an authenticated workspace. */
+const answer = (transport: ExchangeTransport<Caller>, request: HttpServerRequest.HttpServerRequest, workspace: Workspace) =>
   Effect.gen(function*() {
     const runtime = yield* Effect.runtime<CatalogueServices>()
-    const call = (name: string, args: unknown, signal: AbortSignal) =>
-      Runtime.runPromise(runtime)(
-        callTool(name, args).pipe(
-          Effect.provideService(CurrentWorkspace, workspace),
-          Effect.annotateLogs({ workspaceId: workspace.id })
-        ),
-        { signal }
-      )
-    // Read (under the body cap) before the SDK sees it: a refusal is then answered as JSON-RPC here,
-    // not lost inside the web stream the SDK reads. The SDK gets the text as read, not the request's
-    // stream bridged into a web stream.
+    // Read under the body cap before anything parses it.
     const body = yield* request.text
-    const url = HttpServerRequest.toURL(request)
-    if (Option.isNone(url)) return yield* new HttpServerError.RequestError({ request, reason: "Decode", description: "Invalid URL" })
-    const web = new Request(url.value, { method: request.method, headers: request.headers, body })
-    const answered = yield* Effect.acquireUseRelease(
-      Effect.promise(async () => {
-        const server = mcpServer(call)
-        // No sessionIdGenerator: stateless.
-        const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
-        await server.connect(transport)
-        return { server, transport }
-      }),
-      // In JSON mode the answer is one small document: taken whole here, it is sent with its length
-      // instead of streamed through a web stream and an Effect Stream.
-      ({ transport }) =>
-        Effect.promise(async () => {
-          const response = await transport.handleRequest(web)
-          return { response, body: response.body === null ? null : await response.text() }
-        }),
-      ({ server }) => Effect.promise(() => server.close())
-    )
-    const options = { status: answered.response.status, headers: answered.response.headers }
+    const answered = yield* Effect.async<ExchangeAnswer>((resume, abandon) => {
+      transport.post(request.headers, body, { workspace, runtime }, abandon).then((a) => resume(Effect.succeed(a)), (e) => resume(Effect.die(e)))
+    })
     return answered.body === null
-      ? HttpServerResponse.empty(options)
-      : HttpServerResponse.text(answered.body, { ...options, contentType: answered.response.headers.get("content-type") ?? undefined })
+      ? HttpServerResponse.empty({ status: answered.status })
+      : HttpServerResponse.unsafeJson(answered.body, { status: answered.status })
   })
 
-const serveMcp = Effect.gen(function*() {
+const serveMcp = (transport: ExchangeTransport<Caller>) => Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   const { baseUrl } = yield* ServiceConfig
   const foreign = rebindingProblem({ host: request.headers["host"], origin: request.headers["origin"] }, baseUrl)
@@ -125,12 +107,12 @@ const serveMcp = Effect.gen(function*() {
   }
   // Stateless: no SSE stream to open with GET, no session to end with DELETE.
   if (request.method !== "POST") return refusal(405, "Method not allowed: this server is stateless; send JSON-RPC with POST.", { allow: "POST" })
-  return yield* answer(request, authenticated.right)
+  return yield* answer(transport, request, authenticated.right)
 }).pipe(Effect.withSpan("serveMcp"))
 
 export const McpRoute = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
-    const handler = Effect.provide(serveMcp, yield* Effect.context<CatalogueServices | OAuthStore>())
+    const handler = Effect.provide(serveMcp(mcpServer()), yield* Effect.context<CatalogueServices | OAuthStore>())
     yield* router.post("/mcp", handler)
     yield* router.get("/mcp", handler)
     yield* router.del("/mcp", handler)

@@ -11,6 +11,7 @@ import { PgJobQueueLive } from "./pg-job-queue.ts"
 import { PgLedgerLive } from "./pg-ledger.ts"
 import { PgOAuthStoreLive } from "./pg-oauth-store.ts"
 import { PgOutboxLive } from "./pg-outbox.ts"
+import { acquirePgPool } from "./pg-pool.ts"
 import { PgProviderKeyStoreLive } from "./pg-provider-key-store.ts"
 import { PgTemplateStoreLive } from "./pg-template-store.ts"
 import { PgCachedWorkspaceStoreLive } from "./pg-token-cache.ts"
@@ -28,7 +29,7 @@ export interface PgStoresOptions {
 }
 
 export const PgClientLive = (url: Redacted.Redacted<string>, maxConnections?: number) =>
-  PgClient.layer({ url, maxConnections, applicationName: "reelwright" })
+  PgClient.layerFromPool({ acquire: acquirePgPool({ url, maxConnections, applicationName: "reelwright" }), applicationName: "reelwright" })
 
 /** The pool, migrated: the stores are built only once the schema is current. */
 const migratedClient = (options: PgStoresOptions) =>

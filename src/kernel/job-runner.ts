@@ -6,7 +6,7 @@ import { Cause, Clock, Duration, Effect, Exit, Fiber, Metric, Option, Ref, Sched
 import { type ClaimedJob, type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
 import type { JobHandler } from "./job.ts"
 import { currentJobKind, jobDuration, jobsRun, leasesReclaimed } from "./metrics.ts"
-import { clearJobScratch, CurrentJobId } from "./scratch-space.ts"
+import { clearJobScratch, clearRunScratch, CurrentJobId } from "./scratch-space.ts"
 import { spanOfTraceParent } from "./trace-context.ts"
 import { WORKER_ID } from "./worker-id.ts"
 
@@ -116,7 +116,7 @@ export const makeJobRunner = <R>(
       }
       yield* Effect.addFinalizer((exit) => (Exit.isInterrupted(exit) ? queue.release(job.id) : Effect.void))
       // The folder goes again when this run ends, however it ends.
-      yield* Effect.addFinalizer(() => clearJobScratch(job.id))
+      yield* Effect.addFinalizer(() => clearRunScratch(job.id))
       const renew = yield* queue.extendLease(job.id, leaseMs).pipe(
         Effect.repeat(Schedule.spaced(Duration.millis(leaseMs / 3))),
         Effect.delay(Duration.millis(leaseMs / 3)),

@@ -3,6 +3,7 @@
 // LOG_LEVEL sets the least severe level written.
 import { Config, Effect, Layer, Logger, LogLevel, Runtime } from "effect"
 import { jsonLogger } from "./json-logger.ts"
+import { stdoutLines } from "./log-sink.ts"
 
 export type LogFormat = "json" | "pretty"
 
@@ -28,7 +29,7 @@ export const LoggingConfig = Config.all({ format: LogFormatConfig, level: LogLev
 
 export const loggingLayer = ({ format, level }: { readonly format: LogFormat; readonly level: LogLevel.LogLevel }): Layer.Layer<never> =>
   Layer.merge(
-    Logger.replace(Logger.defaultLogger, format === "json" ? Logger.withConsoleLog(jsonLogger) : Logger.prettyLoggerDefault),
+    Logger.replace(Logger.defaultLogger, format === "json" ? Logger.map(jsonLogger, stdoutLines().write) : Logger.prettyLoggerDefault),
     Logger.minimumLogLevel(level)
   )
 

@@ -19,11 +19,16 @@ const REQUESTS_FOLDER = "requests"
 /** Far beyond the longest request (a 500 MB download is given 10 minutes). */
 const STALE_REQUEST_SCRATCH_MS = 24 * 60 * 60 * 1000
 
+/** Jobs of this process that asked for a scratch folder in their current run: only theirs need clearing when it ends. */
+const jobsWithScratch = new Set<string>()
+
 /** The folder under which the current job (or request) makes its scratch folders. */
 export const scratchParent = Effect.gen(function*() {
   const { workDir } = yield* ServiceConfig
   const jobId = yield* FiberRef.get(CurrentJobId)
-  return jobId === null ? `${workDir}/${REQUESTS_FOLDER}` : `${workDir}/${JOBS_FOLDER}/${jobId}`
+  if (jobId === null) return `${workDir}/${REQUESTS_FOLDER}`
+  jobsWithScratch.add(jobId)
+  return `${workDir}/${JOBS_FOLDER}/${jobId}`
 })
 
 const remove = (path: string) => Effect.promise(() => rm(path, { recursive: true, force: true }))
@@ -33,6 +38,10 @@ const entries = (dir: string) => Effect.promise(() => readdir(dir).catch(() => [
 /** Removes the job's scratch folder, whatever earlier runs left in it. */
 export const clearJobScratch = (jobId: string) =>
   Effect.flatMap(ServiceConfig, ({ workDir }) => remove(`${workDir}/${JOBS_FOLDER}/${jobId}`))
+
+/** At the end of a run: removes the job's scratch folder if the run made one (most webhook deliveries make none). */
+export const clearRunScratch = (jobId: string) =>
+  Effect.suspend(() => (jobsWithScratch.delete(jobId) ? clearJobScratch(jobId) : Effect.void))
 
 /**
  * At a worker's start: removes the scratch of jobs that are done, dead, cancelled or unknown (a store

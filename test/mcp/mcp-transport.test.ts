@@ -110,6 +110,34 @@ describe("a stateless server", () => {
     }
   })
 
+  it("keeps requests of different workspaces with the same id apart when they run at once", async () => {
+    const other = (await app.createWorkspace()).token
+    const call = (bearer: string, id: number, name: string, args: Record<string, unknown> = {}) =>
+      rawPost(app.baseUrl, { host, authorization: `Bearer ${bearer}` }, { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } })
+    const made = await call(token, 1, "create_webhook_secret", {})
+    expect(made.body.result.isError).toBeUndefined()
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => call(i % 2 === 0 ? token : other, 7, "list_webhook_secrets")))
+    answers.forEach((answer, i) => {
+      expect(answer.status).toBe(200)
+      expect(answer.body.id).toBe(7)
+      expect(answer.body.result.structuredContent.data).toHaveLength(i % 2 === 0 ? 1 : 0)
+    })
+  })
+
+  it("answers a batch with each answer under its request's id, and a notification alone with 202", async () => {
+    const authorization = `Bearer ${token}`
+    const batch = await rawPost(app.baseUrl, { host, authorization }, [
+      { jsonrpc: "2.0", id: "a", method: "ping" },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/list" }
+    ])
+    expect(batch.status).toBe(200)
+    expect(batch.body.map((answer: any) => answer.id)).toEqual(["a", 2])
+    expect(batch.body[1].result.tools.length).toBeGreaterThan(0)
+    const notification = await rawPost(app.baseUrl, { host, authorization }, { jsonrpc: "2.0", method: "notifications/initialized" })
+    expect(notification.status).toBe(202)
+  })
+
   it("answers a bad JSON body with a JSON-RPC parse error, not a crash", async () => {
     const response = await fetch(`${app.baseUrl}/mcp`, {
       method: "POST",
