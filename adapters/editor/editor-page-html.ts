@@ -80,6 +80,7 @@ main.editor{flex:1;min-height:0;display:grid;grid-template-columns:auto minmax(1
 .word{padding:.1rem .4rem;border-radius:6px;border:1px solid transparent;background:var(--word);font-weight:400}
 .word.now{background:var(--now)}
 .word.unsure{text-decoration:underline wavy var(--accent);text-underline-offset:3px}
+.line.hard-to-read{box-shadow:inset 3px 0 0 var(--accent)}
 .word.selected{border-color:var(--accent);box-shadow:0 0 0 1px var(--accent)}
 #word-text{width:8rem;padding:.1rem .4rem}
 .side{display:flex;flex-direction:column;gap:1rem;overflow:auto}

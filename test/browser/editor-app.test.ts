@@ -10,7 +10,8 @@ import { mkdir, mkdtemp, rm, stat } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { EDITOR_CSP } from "../../adapters/editor/editor-page-html.ts"
-import { BUILT_IN_TEMPLATES, type CaptionStyle, type TimedWord } from "../../domain/captions.ts"
+import { lineReading } from "../../domain/caption-readability.ts"
+import { BUILT_IN_TEMPLATES, type CaptionPage, type CaptionStyle, type TimedWord } from "../../domain/captions.ts"
 import { startApp, type TestApp } from "../support/app.ts"
 import { launchChromium, settledShot, skipWithoutChromium } from "../support/chromium.ts"
 import { type Band, bandDifference, type Frame, makeSpokenClip, readFrame, type SpokenClip } from "../support/clips.ts"
@@ -154,6 +155,10 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
     await page.waitForSelector("#player[data-preview=ready]", { timeout: 30_000 })
     expect(await page.locator("#player").boundingBox()).toMatchObject({ width: W, height: H })
     expect(await page.locator("button.word").count()).toBe(words.length)
+    // Lines over the reading-speed or line-length limit are marked, and only they.
+    const servedPages = (await captions()).pages as ReadonlyArray<CaptionPage>
+    const hard = servedPages.flatMap((p) => p.lines.map((line) => lineReading(p, line))).map((r) => r.tooFast || r.tooLong)
+    expect(await page.locator(".line").evaluateAll((rows) => rows.map((row) => row.classList.contains("hard-to-read")))).toEqual(hard)
 
     // It plays.
     await page.click("#play")
@@ -251,14 +256,18 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
     expect(events()).toEqual(["video.completed"])
 
     // Someone else saves (a script through the API): the page's next save is refused, and it loads theirs.
-    const theirs = templated.words.map((w: TimedWord, i: number) => (i === 2 ? { ...w, text: "Quay" } : w))
+    // Their word makes its line longer than a reader takes in: the page marks that line.
+    const QUAY = "Quayside-by-the-old-harbour-master's-office"
+    const theirs = templated.words.map((w: TimedWord, i: number) => (i === 2 ? { ...w, text: QUAY } : w))
     expect((await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { method: "PATCH", token: studio.token, json: { words: theirs } })).status).toBe(200)
     await page.selectOption("#position", "bottom")
     await expect.poll(() => page.locator("#notice-text").textContent(), { timeout: 10_000 }).toContain("changed since revision")
-    expect(await page.locator("#word-2").textContent()).toBe("Quay")
+    expect(await page.locator("#word-2").textContent()).toBe(QUAY)
+    expect(await page.locator(".line:has(#word-2)").getAttribute("class")).toContain("hard-to-read")
+    expect(await page.locator(".line:has(#word-2)").getAttribute("title")).toMatch(/characters long \(over 42\)/)
     expect(await page.inputValue("#position")).toBe("top")
     await saved(page)
-    expect((await captions()).words[2].text).toBe("Quay")
+    expect((await captions()).words[2].text).toBe(QUAY)
     await page.context().close()
   }, 240_000)
 

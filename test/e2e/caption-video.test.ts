@@ -7,6 +7,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { openAsBlob } from "node:fs"
+import { readabilityOf } from "../../domain/caption-readability.ts"
 import { startApp, type TestApp } from "../support/app.ts"
 import { bandDifference, makeSpokenClip, readFrame, type SpokenClip } from "../support/clips.ts"
 import { call, serveFiles, waitForVideo } from "../support/http-client.ts"
@@ -77,6 +78,9 @@ describe("POST /v1/caption-videos", () => {
     expect(wordErrors(normaliseWords(clip.words.map((w) => w.text)), normaliseWords(recognised)).rate).toBeLessThan(0.25)
     expect(captions.body.pages.length).toBeGreaterThan(1)
     expect(captions.body.language).toBeNull()
+    // The readability report is of the pages as served, every line counted.
+    expect(captions.body.readability).toEqual(readabilityOf(captions.body.pages))
+    expect(captions.body.readability.lines).toBe(captions.body.pages.flatMap((p: { lines: Array<unknown> }) => p.lines).length)
     // pocketsphinx reports each word's posterior probability.
     for (const w of captions.body.words) {
       expect(w.confidence).toBeGreaterThanOrEqual(0)

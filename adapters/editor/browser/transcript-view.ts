@@ -1,6 +1,7 @@
 // The transcript as the captions will show it: pages of lines of word chips. Clicking a word selects
 // it and opens its text for editing in place; a line's time seeks there.
-import { type CaptionPage, LOW_CONFIDENCE } from "../../../domain/captions.ts"
+import { lineReading, MAX_CHARACTERS_PER_LINE, MAX_CHARACTERS_PER_SECOND } from "../../../domain/caption-readability.ts"
+import { type CaptionLine, type CaptionPage, LOW_CONFIDENCE } from "../../../domain/captions.ts"
 import { clockText, element } from "./dom.ts"
 
 export interface TranscriptEvents {
@@ -14,6 +15,20 @@ export interface TranscriptView {
   readonly render: (pages: ReadonlyArray<CaptionPage>, selected: number | null, editing: boolean) => void
   /** Marks the word being spoken. */
   readonly markNow: (index: number | null) => void
+}
+
+/** Marks a line over the reading-speed or line-length limit, saying which and by how much. */
+const flagReadability = (row: HTMLElement, page: CaptionPage, line: CaptionLine): void => {
+  const reading = lineReading(page, line)
+  const problems = [
+    ...(reading.tooFast
+      ? [`read at ${reading.charactersPerSecond.toFixed(1)} characters a second (over ${MAX_CHARACTERS_PER_SECOND}): give its page more time or fewer words`]
+      : []),
+    ...(reading.tooLong ? [`${reading.characters} characters long (over ${MAX_CHARACTERS_PER_LINE}): break it`] : [])
+  ]
+  if (problems.length === 0) return
+  row.classList.add("hard-to-read")
+  row.title = `This line is ${problems.join(", and ")}.`
 }
 
 export const transcriptView = (container: HTMLElement, on: TranscriptEvents): TranscriptView => {
@@ -93,7 +108,9 @@ export const transcriptView = (container: HTMLElement, on: TranscriptEvents): Tr
             built.push(chip)
             return chip
           })
-          return element("div", { className: "line" }, [time, element("div", { className: "line-words" }, words)])
+          const row = element("div", { className: "line" }, [time, element("div", { className: "line-words" }, words)])
+          flagReadability(row, page, line)
+          return row
         })))
       chips = built
       container.replaceChildren(...(pageNodes.length > 0 ? pageNodes : [element("p", { className: "muted", textContent: "No words: nothing is spoken in this video." })]))

@@ -1,5 +1,6 @@
 import { Effect, Option, Schema } from "effect"
 import { adjustedStyle, LineStarts, NO_EDITS, StyleAdjustments } from "../../../domain/caption-edits.ts"
+import { CaptionReadability, readabilityOf } from "../../../domain/caption-readability.ts"
 import { CaptionPage, CaptionStyle, layoutCaptions, layoutRulesOf, TimedWord, toSrt, toVtt } from "../../../domain/captions.ts"
 import { Conflict } from "../../../domain/errors.ts"
 import { Language } from "../../../domain/languages.ts"
@@ -24,6 +25,7 @@ export const VideoCaptions = Schema.Struct({
   adjustments: StyleAdjustments,
   style: CaptionStyle.annotations({ description: "The style the captions are burned in: the template's with the adjustments over it." }),
   pages: Schema.Array(CaptionPage).annotations({ description: "Words grouped into lines and pages as they are burned in." }),
+  readability: CaptionReadability,
   srt: Schema.String.annotations({ description: "The pages as SubRip text." }),
   vtt: Schema.String.annotations({ description: "The pages as WebVTT text." })
 }).annotations({ identifier: "VideoCaptions" })
@@ -60,6 +62,7 @@ export const videoCaptions = (id: string) =>
       adjustments: edits.style,
       style,
       pages,
+      readability: readabilityOf(pages),
       srt: toSrt(pages),
       vtt: toVtt(pages)
     } satisfies VideoCaptions
