@@ -14,6 +14,7 @@ import { MAX_SOURCE_BYTES, MAX_SOURCE_SECONDS } from "../domain/rules.ts"
 import { speak } from "../test/support/festival.ts"
 import { jsonLine, pipeline, SCRIPT, stepTimings } from "./caption-render.ts"
 import { type Figure, isEntryPoint, report } from "./figures.ts"
+import { memoryOf } from "./process-memory.ts"
 import { startService } from "./service-process.ts"
 
 const run = promisify(execFile)
@@ -82,14 +83,6 @@ const makeSource = async (dir: string, segment: string, speech: string, minutes:
   const bytes = (await stat(path)).size
   if (bytes > MAX_SOURCE_BYTES) throw new Error(`the ${minutes} min source is ${bytes} bytes, over the API's ${MAX_SOURCE_BYTES}`)
   return { path, bytes }
-}
-
-/** VmRSS and VmHWM of one process in bytes; undefined once it has exited. */
-const memoryOf = async (pid: number): Promise<{ rss: number; hwm: number } | undefined> => {
-  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => undefined)
-  if (status === undefined) return undefined
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0) * 1024
-  return { rss: kb("VmRSS"), hwm: kb("VmHWM") }
 }
 
 /** Every descendant of `pid`: each thread's `children` file lists the processes that thread started. */
@@ -171,6 +164,8 @@ interface LengthResult {
 /** Decimal megabytes, the unit of the 500 MB target. */
 const toMb = (bytes: number): number => bytes / 1e6
 
+const perMinute = (r: LengthResult): number | null => (r.transcriptionSeconds === null ? null : r.transcriptionSeconds / r.minutes)
+
 /** A fresh service per length, so each peak belongs to one source and none is left over from the last. */
 const measure = async (source: { path: string; bytes: number }, minutes: number, spokenWords: number): Promise<LengthResult> => {
   const service = await startService()
@@ -250,7 +245,7 @@ export const longSourceMemory = async (): Promise<ReadonlyArray<Figure>> => {
         {
           bench: BENCH,
           name: `${at}: transcription per source minute`,
-          value: r.transcriptionSeconds === null ? null : r.transcriptionSeconds / r.minutes,
+          value: perMinute(r),
           unit: "s/min"
         },
         { bench: BENCH, name: `${at}: render encode`, value: r.renderSeconds, unit: "s" }
@@ -260,7 +255,6 @@ export const longSourceMemory = async (): Promise<ReadonlyArray<Figure>> => {
     const shortest = sorted[0]
     const longest = sorted.at(-1)
     if (shortest !== undefined && longest !== undefined && shortest.minutes !== longest.minutes) {
-      const perMinute = (r: LengthResult) => (r.transcriptionSeconds === null ? null : r.transcriptionSeconds / r.minutes)
       const long = perMinute(longest)
       const short = perMinute(shortest)
       figures.push(

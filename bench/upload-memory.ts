@@ -1,7 +1,7 @@
 // How much memory the server needs to take a 500 MB multipart upload: the upload must stream to
 // disk, so the server's resident set should grow by far less than the file (target <= 100 MB).
 import { createReadStream } from "node:fs"
-import { mkdtemp, readFile, rm, truncate, writeFile } from "node:fs/promises"
+import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises"
 import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -9,6 +9,7 @@ import { pipeline } from "node:stream/promises"
 import { setTimeout as sleep } from "node:timers/promises"
 import { MAX_SOURCE_BYTES } from "../domain/rules.ts"
 import { type Figure, isEntryPoint, report } from "./figures.ts"
+import { liveMemoryOf } from "./process-memory.ts"
 import { type ServiceProcess, startService } from "./service-process.ts"
 
 const BENCH = "upload-memory"
@@ -16,19 +17,6 @@ const BENCH = "upload-memory"
 const FILE_BYTES = MAX_SOURCE_BYTES
 const SAMPLE_EVERY_MS = 50
 const READ_CHUNK_BYTES = 1024 * 1024
-
-interface Memory {
-  /** Resident set now, bytes. */
-  readonly rss: number
-  /** Peak resident set since start (or since the peak was reset), bytes. */
-  readonly hwm: number
-}
-
-const memoryOf = async (pid: number): Promise<Memory> => {
-  const status = await readFile(`/proc/${pid}/status`, "utf8")
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN) * 1024
-  return { rss: kb("VmRSS"), hwm: kb("VmHWM") }
-}
 
 /** Writing 5 to clear_refs resets VmHWM to the current RSS, so the peak covers the upload alone. */
 const resetPeak = (pid: number): Promise<boolean> =>
@@ -92,21 +80,21 @@ export const uploadMemory = async (): Promise<ReadonlyArray<Figure>> => {
     const warm = await upload(service, warmFile, 64 * 1024)
     console.log(`${BENCH}: warm-up upload answered ${warm.status}`)
     await sleep(1_000)
-    const before = await memoryOf(service.pid)
+    const before = await liveMemoryOf(service.pid)
     const peakReset = await resetPeak(service.pid)
-    const baseline = peakReset ? await memoryOf(service.pid) : before
+    const baseline = peakReset ? await liveMemoryOf(service.pid) : before
     console.log(`${BENCH}: server pid ${service.pid}, RSS before ${toMb(baseline.rss).toFixed(1)} MB; uploading ${toMb(FILE_BYTES)} MB`)
 
     let sampledPeak = baseline.rss
     let samples = 0
     const sampler = setInterval(() => {
-      memoryOf(service.pid).then((m) => {
+      liveMemoryOf(service.pid).then((m) => {
         samples++
         sampledPeak = Math.max(sampledPeak, m.rss)
       }, () => undefined)
     }, SAMPLE_EVERY_MS)
     const result = await upload(service, file, FILE_BYTES).finally(() => clearInterval(sampler))
-    const after = await memoryOf(service.pid)
+    const after = await liveMemoryOf(service.pid)
     // VmHWM catches a peak between two samples; without the reset it may predate the upload.
     const peak = peakReset ? Math.max(sampledPeak, after.hwm) : Math.max(sampledPeak, after.hwm > before.hwm ? after.hwm : 0)
     console.log(`${BENCH}: answered ${result.status} after ${result.seconds.toFixed(2)} s: ${result.body.slice(0, 200)}`)
