@@ -3,6 +3,7 @@
 //   (a) plain ffmpeg re-encode: the render's picture chain without the ass filter, same x264/aac/faststart
 //   (b) MediaEngine.burnCaptions from FfmpegEngineLive, what the render job runs
 //   (c) the real service: POST /v1/caption-videos (multipart) until GET /v1/videos/:id says completed
+//   (d) burnCaptions with the plainest built-in template and with the richest ones (animations, glow, shadow, boxes)
 // BENCH_RUNS=n runs (a) and (b) max(2, n) times each, alternating, and (c) n times (default 1).
 import { execFile } from "node:child_process"
 import { openAsBlob } from "node:fs"
@@ -27,6 +28,8 @@ const HEIGHT = 1920
 const FPS = 30
 const SECONDS = 60
 const PIPELINE_TIMEOUT_MS = 8 * 60_000
+const PLAINEST_TEMPLATE = -3
+const RICH_TEMPLATES = [-24, -8, -10, -17] as const
 
 export const SCRIPT = [
   "Every morning the harbour wakes before the town does. Fishing boats slide out past the breakwater while the gulls",
@@ -88,13 +91,13 @@ const plainEncode = (input: string, output: string) =>
     output
   ])
 
-const burnCaptions = (clip: Clip, output: string) =>
+const burnCaptions = (clip: Clip, output: string, style: CaptionStyle = clip.style) =>
   Effect.runPromise(
     Effect.flatMap(MediaEngine, (engine) =>
       engine.burnCaptions({
         input: clip.path,
         output,
-        captions: { pages: clip.pages, style: clip.style },
+        captions: { pages: style === clip.style ? clip.pages : layoutCaptions(clip.pages.flatMap((p) => p.lines.flatMap((l) => l.words)), layoutRulesOf(style)), style },
         format: "standard",
         frameRate: FPS,
         width: WIDTH,
@@ -204,6 +207,28 @@ export const captionRender = async (): Promise<ReadonlyArray<Figure>> => {
       { bench: BENCH, name: "(b) burnCaptions (render step)", value: b, unit: "s", note: `median of ${encodeRuns}` },
       { bench: BENCH, name: "b/a", value: b / a, unit: "x", target: { atMost: 1.15 } }
     ]
+
+    // (d) The templates' own costs: the plainest (one line, no highlight, no motion) before and after
+    // the richest candidates (glow, blur and pulse; shadow and bounce; a letter-by-letter box; two layers).
+    const templateOf = (id: number) => BUILT_IN_TEMPLATES.find((t) => t.id === id)!
+    const plainest = templateOf(PLAINEST_TEMPLATE)
+    const burnWith = async (id: number) => {
+      const out = join(dir, `template${-id}.mp4`)
+      const took = await timed(() => burnCaptions(clip, out, templateOf(id).style))
+      await rm(out, { force: true })
+      console.log(`${BENCH}: (d) template ${id} ${templateOf(id).name}: ${took.toFixed(2)} s`)
+      return took
+    }
+    const plainBefore = await burnWith(PLAINEST_TEMPLATE)
+    const rich = []
+    for (const id of RICH_TEMPLATES) rich.push({ id, seconds: await burnWith(id) })
+    const plainestSeconds = (plainBefore + (await burnWith(PLAINEST_TEMPLATE))) / 2
+    const richest = rich.reduce((a, b) => (b.seconds > a.seconds ? b : a))
+    figures.push(
+      { bench: BENCH, name: `(d) template ${plainest.id} ${plainest.name} (plainest)`, value: plainestSeconds, unit: "s", note: "mean of 2, before and after" },
+      ...rich.map(({ id, seconds }) => ({ bench: BENCH, name: `(d) template ${id} ${templateOf(id).name}`, value: seconds, unit: "s" })),
+      { bench: BENCH, name: "(d) richest / plainest template", value: richest.seconds / plainestSeconds, unit: "x", target: { atMost: 1.15 }, note: `richest: ${richest.id} ${templateOf(richest.id).name}` }
+    )
 
     const pipelineTimes: Array<number> = []
     const details: Array<Figure> = []

@@ -1,8 +1,10 @@
-// What a person changed on a project's captions besides the words themselves: where lines break and
-// how the template's style is adjusted. The editor and PATCH /v1/videos/:id/captions make the same
+// What a person changed on a project's captions besides the words themselves: where lines break, how
+// the template's style is adjusted, the hook title and the app whose overlays the captions avoid. The editor and PATCH /v1/videos/:id/captions make the same
 // edits through these rules, and the export reads them.
 import { Either, Schema } from "effect"
 import { type CaptionPage, type CaptionStyle, PartialCaptionStyle, type TimedWord } from "./captions.ts"
+import type { CaptionHook } from "./caption-hook.ts"
+import type { Platform } from "./safe-zones.ts"
 import { commonSubsequence } from "./script-alignment.ts"
 
 export const StyleAdjustments = PartialCaptionStyle.annotations({
@@ -21,9 +23,12 @@ export interface CaptionEdits {
   readonly revision: number
   readonly lineStarts: ReadonlyArray<number> | null
   readonly style: StyleAdjustments
+  readonly hook: CaptionHook | null
+  /** Whose interface overlays the captions and the hook keep out of. */
+  readonly platform: Platform
 }
 
-export const NO_EDITS: CaptionEdits = { revision: 0, lineStarts: null, style: {} }
+export const NO_EDITS: CaptionEdits = { revision: 0, lineStarts: null, style: {}, hook: null, platform: "none" }
 
 /** The style captions are burned in: the template's, with the adjustments over it. */
 export const adjustedStyle = (template: CaptionStyle, adjustments: StyleAdjustments): CaptionStyle => ({ ...template, ...adjustments })

@@ -1,6 +1,8 @@
 // Timed words -> caption lines and pages, the caption templates, and the SRT/VTT formats.
 import { Schema } from "effect"
+import { CaptionHook } from "./caption-hook.ts"
 import { HexColour } from "./hex-colour.ts"
+import { Platform } from "./safe-zones.ts"
 
 export const TimedWord = Schema.Struct({
   text: Schema.String.annotations({ description: "The word as recognised or spoken." }),
@@ -128,6 +130,12 @@ export const HighlightMode = Schema.Literal("word-pop", "karaoke-fill", "none", 
 })
 export type HighlightMode = typeof HighlightMode.Type
 
+export const CaptionAnimation = Schema.Literal("none", "pop", "bounce", "slide-up", "fade", "typewriter", "glow-pulse", "shake").annotations({
+  description:
+    "How captions move: `pop` (each word appears as it is spoken, scaling in), `bounce` (the spoken word jumps and settles), `slide-up` (each page rises into place), `fade` (pages fade in and out), `typewriter` (letters appear one by one as each word is spoken), `glow-pulse` (the spoken word's glow pulses in the highlight colour), `shake` (the spoken word shakes), `none`. Left out: `none`."
+})
+export type CaptionAnimation = typeof CaptionAnimation.Type
+
 export const CaptionPosition = Schema.Literal("bottom", "middle", "lower-third", "top").annotations({
   description: "Where the captions sit on the picture."
 })
@@ -161,8 +169,15 @@ export const CaptionStyle = Schema.Struct({
   boxColor: Schema.NullOr(HexColour).annotations({
     description: "Colour of an opaque box behind the lines, #RRGGBB; null for none."
   }),
+  shadowRatio: Schema.optional(Schema.Number.pipe(Schema.between(0, 0.2))).annotations({
+    description: "A drop shadow's offset / font size, down and to the right; left out or 0 for none."
+  }),
+  shadowColor: Schema.optional(HexColour).annotations({
+    description: "The drop shadow's colour, #RRGGBB, drawn at 60% opacity. Left out: black."
+  }),
   glow: Schema.Boolean.annotations({ description: "A soft glow around the letters." }),
   highlight: HighlightMode,
+  animation: Schema.optional(CaptionAnimation),
   position: CaptionPosition,
   marginRatio: Schema.optional(Schema.Number.pipe(Schema.between(0, 0.45))).annotations({
     description:
@@ -175,6 +190,15 @@ export type CaptionStyle = typeof CaptionStyle.Type
 
 /** Some of the style's fields, to lay over a whole style. */
 export const PartialCaptionStyle = Schema.partialWith(CaptionStyle, { exact: true })
+
+/** What a render burns: pages laid out in a style, with the project's hook title and the app whose overlays to keep out of. */
+export const CaptionTrack = Schema.Struct({
+  pages: Schema.Array(CaptionPage),
+  style: CaptionStyle,
+  hook: Schema.optional(Schema.NullOr(CaptionHook)),
+  platform: Schema.optional(Platform)
+})
+export type CaptionTrack = typeof CaptionTrack.Type
 
 export interface CaptionTemplate {
   readonly id: number
@@ -249,6 +273,273 @@ export const BUILT_IN_TEMPLATES: ReadonlyArray<CaptionTemplate> = [
       position: "bottom",
       maxCharsPerLine: 38,
       linesPerPage: 2
+    }
+  },
+  {
+    id: -7,
+    name: "Montserrat pop",
+    builtIn: true,
+    style: { ...base, fontFamily: "Montserrat", uppercase: true, outlineRatio: 0.12, animation: "pop", maxCharsPerLine: 16 }
+  },
+  {
+    id: -8,
+    name: "Big bounce",
+    builtIn: true,
+    style: {
+      ...base,
+      fontFamily: "Bebas Neue",
+      bold: false,
+      fontSizeRatio: 0.075,
+      uppercase: true,
+      highlightColor: "#FF2D2D",
+      outlineRatio: 0.1,
+      shadowRatio: 0.08,
+      animation: "bounce",
+      maxCharsPerLine: 14,
+      linesPerPage: 1
+    }
+  },
+  {
+    id: -9,
+    name: "Soft fade",
+    builtIn: true,
+    style: {
+      ...base,
+      fontFamily: "Poppins",
+      bold: false,
+      fontSizeRatio: 0.036,
+      outlineRatio: 0,
+      shadowRatio: 0.07,
+      highlight: "none",
+      animation: "fade",
+      position: "bottom",
+      maxCharsPerLine: 32
+    }
+  },
+  {
+    id: -10,
+    name: "Typewriter",
+    builtIn: true,
+    style: {
+      ...base,
+      fontFamily: "Roboto",
+      fontSizeRatio: 0.038,
+      textColor: "#F5F5F5",
+      boxColor: "#111111",
+      outlineRatio: 0,
+      highlight: "none",
+      animation: "typewriter",
+      position: "lower-third",
+      maxCharsPerLine: 26
+    }
+  },
+  {
+    id: -11,
+    name: "Handwritten",
+    builtIn: true,
+    style: {
+      ...base,
+      fontFamily: "Caveat",
+      fontSizeRatio: 0.058,
+      outlineColor: "#2B2B2B",
+      highlightColor: "#FFD166",
+      animation: "fade",
+      maxCharsPerLine: 20
+    }
+  },
+  {
+    id: -12,
+    name: "Editorial serif",
+    builtIn: true,
+    style: {
+      ...base,
+      fontFamily: "Playfair Display",
+      fontSizeRatio: 0.04,
+      outlineRatio: 0.03,
+      shadowRatio: 0.06,
+      highlight: "none",
+      animation: "slide-up",
+      position: "lower-third",
+      maxCharsPerLine: 28
+    }
+  },
+  {
+    id: -13,
+    name: "Green karaoke",
+    builtIn: true,
+    style: {
+      ...base,
+      fontFamily: "Montserrat",
+      uppercase: true,
+      highlight: "karaoke-fill",
+      highlightColor: "#00E676",
+      outlineRatio: 0.1,
+      maxCharsPerLine: 20
+    }
+  },
+  {
+    id: -14,
+    name: "Pulse",
+    builtIn: true,
+    style: {
+      ...base,
+      fontFamily: "Poppins",
+      outlineColor: "#7C4DFF",
+      highlightColor: "#E1BEE7",
+      animation: "glow-pulse",
+      maxCharsPerLine: 18
+    }
+  },
+  {
+    id: -15,
+    name: "Shake",
+    builtIn: true,
+    style: {
+      ...base,
+      fontFamily: "Bebas Neue",
+      bold: false,
+      fontSizeRatio: 0.068,
+      uppercase: true,
+      highlightColor: "#FFEA00",
+      outlineRatio: 0.1,
+      animation: "shake",
+      maxCharsPerLine: 16
+    }
+  },
+  {
+    id: -16,
+    name: "Clean subtitle",
+    builtIn: true,
+    style: {
+      ...base,
+      fontFamily: "Noto Sans",
+      bold: false,
+      fontSizeRatio: 0.032,
+      boxColor: "#000000",
+      outlineRatio: 0,
+      highlight: "none",
+      animation: "fade",
+      position: "bottom",
+      maxCharsPerLine: 40
+    }
+  },
+  {
+    id: -17,
+    name: "Highlighter",
+    builtIn: true,
+    style: {
+      ...base,
+      fontFamily: "Montserrat",
+      uppercase: true,
+      highlight: "box-word",
+      highlightColor: "#6A1B9A",
+      outlineRatio: 0.1,
+      animation: "pop",
+      maxCharsPerLine: 18
+    }
+  },
+  {
+    id: -18,
+    name: "Rise",
+    builtIn: true,
+    style: { ...base, fontFamily: "Roboto", uppercase: true, highlightColor: "#00B0FF", animation: "slide-up", maxCharsPerLine: 20 }
+  },
+  {
+    id: -19,
+    name: "Pastel bounce",
+    builtIn: true,
+    style: {
+      ...base,
+      fontFamily: "Poppins",
+      textColor: "#FFF4E6",
+      highlightColor: "#FF8FAB",
+      outlineColor: "#3D2C8D",
+      outlineRatio: 0.1,
+      animation: "bounce",
+      maxCharsPerLine: 18
+    }
+  },
+  {
+    id: -20,
+    name: "Terminal",
+    builtIn: true,
+    style: {
+      ...base,
+      fontFamily: "Roboto",
+      fontSizeRatio: 0.036,
+      textColor: "#39FF14",
+      boxColor: "#000000",
+      outlineRatio: 0,
+      highlight: "none",
+      animation: "typewriter",
+      position: "top",
+      maxCharsPerLine: 24
+    }
+  },
+  {
+    id: -21,
+    name: "Cinema",
+    builtIn: true,
+    style: {
+      ...base,
+      fontFamily: "Playfair Display",
+      bold: false,
+      fontSizeRatio: 0.034,
+      textColor: "#FDF6E3",
+      outlineRatio: 0,
+      shadowRatio: 0.09,
+      highlight: "none",
+      animation: "fade",
+      position: "bottom",
+      maxCharsPerLine: 36
+    }
+  },
+  {
+    id: -22,
+    name: "Comic",
+    builtIn: true,
+    style: {
+      ...base,
+      fontFamily: "Caveat",
+      fontSizeRatio: 0.062,
+      textColor: "#FFEB3B",
+      highlightColor: "#FF5722",
+      outlineRatio: 0.14,
+      animation: "bounce",
+      maxCharsPerLine: 18
+    }
+  },
+  {
+    id: -23,
+    name: "Headline",
+    builtIn: true,
+    style: {
+      ...base,
+      fontFamily: "Roboto",
+      fontSizeRatio: 0.034,
+      boxColor: "#C62828",
+      outlineRatio: 0,
+      highlight: "none",
+      animation: "slide-up",
+      position: "top",
+      maxCharsPerLine: 30,
+      linesPerPage: 1
+    }
+  },
+  {
+    id: -24,
+    name: "Neon karaoke",
+    builtIn: true,
+    style: {
+      ...base,
+      fontFamily: "Montserrat",
+      textColor: "#B3E5FC",
+      highlightColor: "#FF4081",
+      outlineColor: "#00E5FF",
+      glow: true,
+      highlight: "karaoke-fill",
+      animation: "glow-pulse",
+      maxCharsPerLine: 20
     }
   }
 ]

@@ -1,7 +1,7 @@
 // A video as a timeline: scenes (a picture each, with overlays) one after the other, narration,
 // captions and music over the whole. Plain data, so it can be stored as JSON and rendered later.
 import { Schema } from "effect"
-import { CaptionPage, CaptionPosition, CaptionStyle, endsSentence, TimedWord } from "./captions.ts"
+import { CaptionPosition, CaptionTrack, endsSentence, TimedWord } from "./captions.ts"
 import { HexColour } from "./hex-colour.ts"
 import { FrameRate, RenderFormat } from "./rules.ts"
 
@@ -111,7 +111,7 @@ export const Timeline = Schema.Struct({
   background: HexColour.annotations({ description: "Shown through the transparent parts of still pictures." }),
   scenes: Schema.Array(Scene).pipe(Schema.minItems(1)),
   narration: Schema.NullOr(Schema.Struct({ path: Schema.String, words: Schema.Array(TimedWord) })),
-  captions: Schema.NullOr(Schema.Struct({ pages: Schema.Array(CaptionPage), style: CaptionStyle })),
+  captions: Schema.NullOr(CaptionTrack),
   music: Schema.NullOr(
     Schema.Struct({
       path: Schema.String,

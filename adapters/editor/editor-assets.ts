@@ -9,6 +9,8 @@ import { readFile } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { basename } from "node:path"
 import { fileURLToPath } from "node:url"
+import { CAPTION_FONT_FAMILIES } from "../../domain/caption-fonts.ts"
+import { CAPTION_FONT_FILES, CJK_FALLBACK_FONT } from "../media/caption-fonts.ts"
 import type { CaptionPreviewAssets } from "./caption-preview-assets.ts"
 
 /** The browser entry points in ./browser, each served as /editor-assets/<entry>.js. */
@@ -22,16 +24,10 @@ export const browserModuleUrl = (entry: BrowserEntry): string => assetUrl(`${ent
 const WORKER = "jassub-worker.js"
 const WASM = "jassub-worker.wasm"
 const MODERN_WASM = "jassub-worker-modern.wasm"
+/** The built-in templates' family, and fontconfig's pick on the server for a family it lacks. */
+const DEFAULT_CAPTION_FONT = "DejaVu Sans"
 
-/**
- * The faces fontconfig hands the server's libass for the built-in templates' family (`fc-match
- * "DejaVu Sans"` and `"DejaVu Sans:bold"`), where Debian's fonts-dejavu-core puts them. The preview
- * must draw with these very files or its glyphs drift from the export.
- */
-export const CAPTION_FONT_FILES: ReadonlyArray<string> = [
-  "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-  "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
-]
+const fontUrl = (file: string) => assetUrl(basename(file))
 
 /** What the editor page hands createCaptionPreview, and where it imports the preview from. */
 export const editorAssetUrls: CaptionPreviewAssets & { readonly previewModule: string } = {
@@ -39,8 +35,10 @@ export const editorAssetUrls: CaptionPreviewAssets & { readonly previewModule: s
   workerUrl: assetUrl(WORKER),
   wasmUrl: assetUrl(WASM),
   modernWasmUrl: assetUrl(MODERN_WASM),
-  fonts: CAPTION_FONT_FILES.map((file) => assetUrl(basename(file))),
-  defaultFont: "DejaVu Sans"
+  fonts: Object.fromEntries(CAPTION_FONT_FAMILIES.map(({ family }) =>
+    [family, CAPTION_FONT_FILES.filter((file) => file.family === family).map(({ path }) => fontUrl(path))])),
+  cjkFallback: { family: CJK_FALLBACK_FONT.family, url: fontUrl(CJK_FALLBACK_FONT.path) },
+  defaultFont: DEFAULT_CAPTION_FONT
 }
 
 class EditorAssetUnavailable extends Data.TaggedError("EditorAssetUnavailable")<{ readonly message: string }> {}
@@ -122,7 +120,7 @@ const asset = (name: string, contentType: string, load: Asset["load"]): readonly
 const ASSETS: ReadonlyMap<string, Asset> = new Map([
   ...[...BROWSER_ENTRIES.map((entry) => `${entry}.js`), WORKER].map((name) => asset(name, "text/javascript; charset=utf-8", bundled(name))),
   ...[WASM, MODERN_WASM].map((name) => asset(name, "application/wasm", fileAsset(modules.resolve(`jassub/dist/wasm/${name}`)))),
-  ...CAPTION_FONT_FILES.map((file) => asset(basename(file), "font/ttf", fileAsset(file)))
+  ...[...CAPTION_FONT_FILES.map(({ path }) => path), CJK_FALLBACK_FONT.path].map((file) => asset(basename(file), "font/ttf", fileAsset(file)))
 ])
 
 // The URLs carry no version, so browsers revalidate each time and get a 304 while the bytes are unchanged.

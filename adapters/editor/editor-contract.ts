@@ -3,7 +3,9 @@
 // signed-in session of a member of the video's workspace, and every write carries the session's CSRF
 // token in the `x-csrf-token` header.
 import type { StyleAdjustments } from "../../domain/caption-edits.ts"
+import type { CaptionHook } from "../../domain/caption-hook.ts"
 import type { CaptionPage, CaptionStyle, TimedWord } from "../../domain/captions.ts"
+import type { Platform } from "../../domain/safe-zones.ts"
 import type { ExportState } from "../../domain/video.ts"
 import type { CaptionPreviewAssets } from "./caption-preview-assets.ts"
 
@@ -54,6 +56,8 @@ export interface EditorCaptions {
   readonly lineStarts: ReadonlyArray<number> | null
   readonly adjustments: StyleAdjustments
   readonly style: CaptionStyle
+  readonly hook: CaptionHook | null
+  readonly platform: Platform
   readonly pages: ReadonlyArray<CaptionPage>
 }
 
@@ -86,6 +90,9 @@ export interface EditPayload {
   readonly lineStarts?: ReadonlyArray<number> | null
   readonly templateId?: number
   readonly adjustments?: StyleAdjustments
+  /** Null removes the hook. */
+  readonly hook?: CaptionHook | null
+  readonly platform?: Platform
   readonly revision?: number
 }
 

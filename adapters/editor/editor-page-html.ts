@@ -1,6 +1,8 @@
 // The web editor's page: the layout and its controls, the project's state as JSON for the script to
 // start from, and the script itself (browser/editor-app.ts). No inline script, so EDITOR_CSP can
 // forbid them; the preview's worker, wasm and fonts all come from this service.
+import { HOOK_MAX_CHARACTERS, HOOK_SECONDS } from "../../domain/caption-hook.ts"
+import { PLATFORM_NAMES } from "../../domain/safe-zones.ts"
 import { Html, html } from "../oauth/html.ts"
 import type { EditorBootstrap } from "./editor-contract.ts"
 
@@ -43,6 +45,8 @@ h2{font-size:.8rem;text-transform:uppercase;letter-spacing:.06em;color:var(--mut
 .muted{color:var(--muted)}
 .error{color:var(--bad);margin:.4rem 0 0;font-size:.9em}
 .error:empty{display:none}
+.warning{margin:.4rem 0 0;padding:.4rem .6rem;border-radius:7px;background:var(--soft);font-size:.9em}
+.warning:empty{display:none}
 header.bar{display:flex;align-items:center;gap:1rem;height:52px;padding:0 16px;background:var(--card);border-bottom:1px solid var(--line)}
 .brand{font-weight:700;letter-spacing:.02em}
 .brand span{color:var(--accent)}
@@ -60,6 +64,9 @@ main.editor{flex:1;min-height:0;display:grid;grid-template-columns:auto minmax(1
 .panel{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:.9rem;min-height:0}
 .stage{display:flex;flex-direction:column;gap:.5rem;min-height:0;align-items:center}
 #player{position:relative;background:var(--stage);border-radius:10px;overflow:hidden;line-height:0}
+#safe-zones{position:absolute;inset:0;z-index:1;pointer-events:none;line-height:1.2}
+#safe-zones[hidden]{display:none}
+.zone{position:absolute;overflow:hidden;padding:3px 5px;background:rgba(229,72,77,.22);outline:1px dashed rgba(255,150,150,.9);outline-offset:-1px;color:#fff;font-size:10px;text-shadow:0 0 2px #000}
 #player video{display:block;width:auto;height:auto;max-width:min(36vw,720px);max-height:calc(100vh - 16.5rem);cursor:pointer}
 .transport{display:flex;gap:.6rem;align-items:center;width:100%}
 #clock{font-variant-numeric:tabular-nums;color:var(--muted)}
@@ -144,7 +151,7 @@ export const editorPageHtml = (bootstrap: EditorBootstrap, appModuleUrl: string)
 <noscript><p class="error">The editor needs JavaScript.</p></noscript>
 <main class="editor">
 <section class="stage" aria-label="Preview">
-<div id="player"><video id="player-video"${video.sourceUrl === "" ? null : html` src="${video.sourceUrl}"`} width="${video.width}" height="${video.height}" preload="auto" playsinline></video></div>
+<div id="player"><video id="player-video"${video.sourceUrl === "" ? null : html` src="${video.sourceUrl}"`} width="${video.width}" height="${video.height}" preload="auto" playsinline></video><div id="safe-zones" role="group" hidden></div></div>
 <div class="transport"><button id="play" type="button">Play</button><span id="clock">0:00.0</span></div>
 </section>
 <section class="panel words" aria-labelledby="words-title"><div class="panel-head"><h2 id="words-title">Transcript</h2><span class="muted">Click a word to fix it: Enter keeps it, Tab goes to the next, Esc cancels.</span></div>
@@ -169,7 +176,13 @@ ${range("font-size", "Size", 0.02, 0.12, 0.001)}
 <div class="field"><span>Colours</span><div class="colours">
 <label>Text<input id="text-color" type="color"></label><label>Highlight<input id="highlight-color" type="color"></label><label>Outline<input id="outline-color" type="color"></label></div></div>
 <label class="field"><span>Highlight</span>${select("highlight", [["word-pop", "Word pop"], ["karaoke-fill", "Karaoke fill"], ["box-word", "Boxed word"], ["none", "None"]])}</label>
+<label class="field"><span>Animation</span>${select("animation", [["none", "None"], ["pop", "Pop in"], ["bounce", "Bounce"], ["slide-up", "Slide up"], ["fade", "Fade"], ["typewriter", "Typewriter"], ["glow-pulse", "Glow pulse"], ["shake", "Shake"]])}</label>
 <div class="field"><span>Text</span><div class="checks"><label><input id="uppercase" type="checkbox"> Uppercase</label><label><input id="bold" type="checkbox"> Bold</label></div></div>
+<hr>
+<label class="field"><span>Hook</span><input id="hook-text" type="text" maxlength="${HOOK_MAX_CHARACTERS}" placeholder="A title over the first seconds"></label>
+<label class="field"><span>Hook seconds</span><input id="hook-seconds" type="number" min="${HOOK_SECONDS.min}" max="${HOOK_SECONDS.max}" step="0.5"></label>
+<label class="field"><span>Platform</span>${select("platform", Object.entries(PLATFORM_NAMES))}</label>
+<p id="zone-warning" class="warning" role="status"></p>
 <hr>
 <label class="field"><span>Save as</span><span class="inline"><input id="template-name" type="text" maxlength="80" placeholder="Template name"><button id="save-template" type="button">Save</button></span></label>
 <p id="template-error" class="error" role="alert"></p>

@@ -9,7 +9,7 @@ export interface RequestLimitSettings {
   readonly jsonBytes: number
   /** A multipart form, all parts together, counted while it streams: a file at the limit and its fields. */
   readonly formBytes: number
-  /** Parts in one multipart form; the upload forms have at most five fields. */
+  /** Parts in one multipart form; the largest upload form (a caption video's) has nine. */
   readonly formParts: number
   /** The request line and headers must have arrived within this long. */
   readonly headersSeconds: number

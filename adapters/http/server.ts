@@ -29,6 +29,7 @@ import type { RequestLimitSettings } from "./request-limits.ts"
 import { RequestErrorsLive } from "./request-errors.ts"
 import { TrustProxyRequestId, withRequestLog } from "./request-log.ts"
 import { ArtStylePreviewRoute } from "./art-style-preview-route.ts"
+import { CaptionTemplatePreviewRoute } from "./caption-template-preview-route.ts"
 import { VoicePreviewRoute } from "./voice-preview-route.ts"
 
 const serverMiddleware = (app: HttpApp.Default) => withRequestLog(guardRequests(limitTokenRate(app)))
@@ -77,7 +78,7 @@ export const ApiLive = servedApi.pipe(
 export const HttpAppLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
-  Layer.provide([MediaRoute, EditorRoutes, EditorAssetsRoute, VoicePreviewRoute, ArtStylePreviewRoute, HealthRoutes, OAuthRoutes, McpRoute, RequestErrorsLive]),
+  Layer.provide([MediaRoute, EditorRoutes, EditorAssetsRoute, VoicePreviewRoute, ArtStylePreviewRoute, CaptionTemplatePreviewRoute, HealthRoutes, OAuthRoutes, McpRoute, RequestErrorsLive]),
   Layer.provide(ApiLive),
   // The request log names routes from the router the API and the routes above were added to.
   Layer.provide([TrustProxyRequestId.fromEnv, HttpApiBuilder.Router.Live]),

@@ -1,6 +1,8 @@
 // Caption pages + a caption style -> an ASS script for libass, sized to the output picture.
-import { type CaptionPage, type CaptionStyle, placementOf, singleLine, type TimedWord } from "../../domain/captions.ts"
+import { type CaptionAnimation, type CaptionPage, type CaptionStyle, placementOf, singleLine, type TimedWord } from "../../domain/captions.ts"
+import type { CaptionHook } from "../../domain/caption-hook.ts"
 import type { RenderFormat } from "../../domain/rules.ts"
+import { type Platform, type SafeInsets, safeInsets } from "../../domain/safe-zones.ts"
 
 export interface AssRequest {
   readonly pages: ReadonlyArray<CaptionPage>
@@ -9,6 +11,9 @@ export interface AssRequest {
   readonly height: number
   /** Greenscreen uses the same styles: the engine paints the background. */
   readonly format: RenderFormat
+  readonly hook?: CaptionHook | null | undefined
+  /** The app whose overlays the captions and the hook keep out of. */
+  readonly platform?: Platform | undefined
 }
 
 /** A page ending closer than this to the next one stays up until it starts, so captions don't flicker. */
@@ -17,6 +22,8 @@ const POP_SCALE = 112
 
 /** #RRGGBB -> &HAABBGGRR (opaque), the byte order ASS colours use. */
 export const assColour = (hex: string): string => `&H00${bgr(hex)}`
+/** A drop shadow at 60% opacity (ASS alpha counts transparency: 0x66 of 0xFF). */
+const shadowColour = (hex: string): string => `&H66${bgr(hex)}`
 const bgr = (hex: string): string => `${hex.slice(5, 7)}${hex.slice(3, 5)}${hex.slice(1, 3)}`.toUpperCase()
 const inlineColour = (hex: string): string => `&H${bgr(hex)}&`
 
@@ -42,13 +49,30 @@ export const escapeAssText = (text: string): string =>
 
 interface Placement {
   readonly alignment: number
+  readonly marginL: number
+  readonly marginR: number
   readonly marginV: number
 }
 
-/** ASS numpad alignment: 2 bottom centre, 5 middle centre, 8 top centre. */
-const placement = (style: CaptionStyle, height: number): Placement => {
+/** Room kept between a block and an app's overlay. */
+const OVERLAY_GAP = 0.015
+const SIDE_MARGIN = 0.06
+
+/** The side margins: 6% of the width, more where an overlay sits on that side. */
+const sideMargins = (insets: SafeInsets, width: number): Pick<Placement, "marginL" | "marginR"> => ({
+  marginL: Math.round(width * Math.max(SIDE_MARGIN, insets.left > 0 ? insets.left + OVERLAY_GAP : 0)),
+  marginR: Math.round(width * Math.max(SIDE_MARGIN, insets.right > 0 ? insets.right + OVERLAY_GAP : 0))
+})
+
+/** ASS numpad alignment: 2 bottom centre, 5 middle centre, 8 top centre. A block on an edge stays clear of that edge's overlay. */
+const placement = (style: CaptionStyle, width: number, height: number, insets: SafeInsets): Placement => {
   const { edge, marginRatio } = placementOf(style)
-  return { alignment: edge === "bottom" ? 2 : edge === "top" ? 8 : 5, marginV: Math.round(height * marginRatio) }
+  const clear = edge === "bottom" ? insets.bottom : edge === "top" ? insets.top : 0
+  return {
+    alignment: edge === "bottom" ? 2 : edge === "top" ? 8 : 5,
+    ...sideMargins(insets, width),
+    marginV: Math.round(height * Math.max(marginRatio, clear > 0 ? clear + OVERLAY_GAP : 0))
+  }
 }
 
 interface Metrics {
@@ -56,6 +80,7 @@ interface Metrics {
   /** Outline width, or the padding of the opaque box. */
   readonly border: number
   readonly blur: number
+  readonly shadow: number
 }
 
 const metrics = (style: CaptionStyle, height: number): Metrics => {
@@ -63,7 +88,12 @@ const metrics = (style: CaptionStyle, height: number): Metrics => {
   const outline = style.outlineRatio * fontSize
   // An opaque box needs some padding even when the style has no outline; a glow needs a wide, soft edge.
   const border = style.boxColor !== null ? Math.max(outline, fontSize * 0.2) : style.glow ? Math.max(outline, fontSize * 0.12) : outline
-  return { fontSize, border: round1(border), blur: style.glow ? round1(Math.max(1, border * 0.8)) : 0 }
+  return {
+    fontSize,
+    border: round1(border),
+    blur: style.glow ? round1(Math.max(1, border * 0.8)) : 0,
+    shadow: round1((style.shadowRatio ?? 0) * fontSize)
+  }
 }
 
 const round1 = (n: number): number => Math.round(n * 10) / 10
@@ -83,7 +113,7 @@ interface StyleLine {
 /** Style fields are comma separated, one style a line: a value keeps neither, whatever was saved before the rules. */
 const styleField = (value: string | number): string => singleLine(String(value)).replace(/,/g, " ")
 
-const styleLine = (s: StyleLine, style: CaptionStyle, m: Metrics, p: Placement, marginH: number): string =>
+const styleLine = (s: StyleLine, style: CaptionStyle, m: Metrics, p: Placement): string =>
   `Style: ${[
     s.name,
     style.fontFamily,
@@ -91,7 +121,8 @@ const styleLine = (s: StyleLine, style: CaptionStyle, m: Metrics, p: Placement, 
     assColour(s.primary),
     assColour(s.secondary),
     assColour(s.outlineColour),
-    assColour(s.outlineColour),
+    // The back colour draws the shadow (and a box's shadow); without one it matches the outline, as before.
+    m.shadow > 0 ? shadowColour(style.shadowColor ?? "#000000") : assColour(s.outlineColour),
     style.bold ? -1 : 0,
     0,
     0,
@@ -102,10 +133,10 @@ const styleLine = (s: StyleLine, style: CaptionStyle, m: Metrics, p: Placement, 
     0,
     s.opaqueBox ? 3 : 1,
     s.border,
-    0,
+    m.shadow,
     p.alignment,
-    marginH,
-    marginH,
+    p.marginL,
+    p.marginR,
     p.marginV,
     1
   ].map(styleField).join(",")}`
@@ -120,25 +151,6 @@ const pageEnds = (pages: ReadonlyArray<CaptionPage>): ReadonlyArray<number> =>
     return next !== undefined && next.start > page.end && next.start - page.end < BRIDGE_SECONDS ? next.start : page.end
   })
 
-/** Renders a page's lines (joined by \N), decorating each word by its index in the page. */
-const pageText = (
-  page: CaptionPage,
-  uppercase: boolean,
-  decorate: (text: string, index: number) => string
-): string => {
-  let index = 0
-  return page.lines
-    .map((line) =>
-      line.words
-        .map((word) => {
-          const text = escapeAssText(uppercase ? word.text.toUpperCase() : word.text)
-          return decorate(text, index++)
-        })
-        .join(" ")
-    )
-    .join("\\N")
-}
-
 const pageWords = (page: CaptionPage): ReadonlyArray<TimedWord> => page.lines.flatMap((line) => line.words)
 
 /** One interval per word: from its start to the next word's start (the last one to the page's end). */
@@ -149,6 +161,173 @@ const wordIntervals = (page: CaptionPage, end: number): ReadonlyArray<{ start: n
 
 /** Events shorter than the ASS clock's centisecond would vanish or overlap their neighbours. */
 const lasts = (start: number, end: number): boolean => Math.round(end * 100) > Math.round(start * 100)
+
+/** An event being written: when it shows, and where its page starts and ends (entrances and exits play there). */
+interface EventSpan {
+  readonly page: CaptionPage
+  readonly start: number
+  readonly end: number
+  readonly pageStart: number
+  readonly pageEnd: number
+}
+
+/** A word as an event shows it. */
+interface ShownWord {
+  readonly word: TimedWord
+  /** Its text with the style's case, not yet escaped. */
+  readonly text: string
+  /** Its index in the page. */
+  readonly index: number
+}
+
+/** Milliseconds, the unit of \t and \fad. */
+const MOTION_MS = { entrance: 180, exit: 140, pop: 140, bounce: 320, shake: 280, pulse: 600, letter: 45 } as const
+const SLIDE_RATIO = 0.04
+
+/** What a word's animation may change; the highlight box's layer never hides a word (its alpha is the highlight's). */
+interface MotionRest {
+  /** The word's scale at rest, in percent. */
+  readonly scale: number
+  readonly canHide: boolean
+}
+
+const ms = (seconds: number): number => Math.round(seconds * 1000)
+const pct = (scale: number, factor: number): number => Math.round(scale * factor)
+const fsc = (scale: number): string => `\\fscx${scale}\\fscy${scale}`
+
+/**
+ * Override tags that start a word's animation `at` ms into its event, or (at < 0: spoken before the
+ * event began) put it at rest. Inline overrides carry on to the words after, so every animated word
+ * sets each property its animation touches.
+ */
+const motionTags = (animation: CaptionAnimation, at: number, rest: MotionRest, style: CaptionStyle, m: Metrics): string => {
+  const r = rest.scale
+  const spoken = at < 0
+  switch (animation) {
+    case "none":
+    case "fade":
+    case "slide-up":
+    case "typewriter":
+      return ""
+    case "pop": {
+      const shown = rest.canHide ? "\\alpha&H00&" : ""
+      if (spoken) return `${shown}${fsc(r)}`
+      const peak = at + Math.round(MOTION_MS.pop * 0.7)
+      const appear = rest.canHide ? `\\alpha&HFF&\\t(${at},${at + 1},\\alpha&H00&)` : ""
+      return `${appear}${fsc(pct(r, 0.5))}\\t(${at},${peak},${fsc(pct(r, 1.1))})\\t(${peak},${at + MOTION_MS.pop},${fsc(r)})`
+    }
+    case "bounce": {
+      if (spoken) return fsc(r)
+      const b = MOTION_MS.bounce
+      const up = at + Math.round(b * 0.35)
+      const down = at + Math.round(b * 0.7)
+      return `${fsc(r)}\\t(${at},${up},${fsc(pct(r, 1.3))})\\t(${up},${down},${fsc(pct(r, 0.92))})\\t(${down},${at + b},${fsc(r)})`
+    }
+    case "glow-pulse": {
+      const restTags = `\\3c${inlineColour(style.boxColor ?? style.outlineColor)}\\bord${m.border}\\blur${m.blur}`
+      if (spoken) return restTags
+      const half = at + MOTION_MS.pulse / 2
+      const wide = round1(Math.max(m.border * 1.8, m.fontSize * 0.1))
+      return `${restTags}\\t(${at},${half},\\3c${inlineColour(style.highlightColor)}\\bord${wide}\\blur${round1(wide * 0.5)})\\t(${half},${at + MOTION_MS.pulse},${restTags})`
+    }
+    case "shake": {
+      if (spoken) return "\\frz0"
+      const s = MOTION_MS.shake
+      const at1 = at + Math.round(s * 0.2)
+      const at2 = at + Math.round(s * 0.45)
+      const at3 = at + Math.round(s * 0.7)
+      return `\\frz0\\t(${at},${at1},\\frz-6)\\t(${at1},${at2},\\frz6)\\t(${at2},${at3},\\frz-4)\\t(${at3},${at + s},\\frz0)`
+    }
+  }
+}
+
+/** Typewriter: each letter appears in turn over the first part of the word's time; a word spoken before the event shows whole. */
+const typedLetters = (shown: ShownWord, at: number, canHide: boolean): string => {
+  if (!canHide) return escapeAssText(shown.text)
+  if (at < 0) return `{\\alpha&H00&}${escapeAssText(shown.text)}`
+  const letters = Array.from(singleLine(shown.text))
+  const step = Math.min(MOTION_MS.letter, Math.floor(ms(shown.word.end - shown.word.start) * 0.7 / Math.max(1, letters.length)))
+  return letters
+    .map((letter, k) => `{\\alpha&HFF&\\t(${at + k * step},${at + k * step + 1},\\alpha&H00&)}${escapeAssText(letter)}`)
+    .join("")
+}
+
+/** Where the block's alignment point sits: what \move needs, since it replaces the margins. */
+const anchor = (p: Placement, width: number, height: number): { readonly x: number; readonly y: number } => ({
+  x: Math.round((p.marginL + width - p.marginR) / 2),
+  y: p.alignment === 2 ? height - p.marginV : p.alignment === 8 ? p.marginV : Math.round(height / 2)
+})
+
+/** Tags for the whole event: a page's entrance where the event starts with its page, its exit where it ends with it. */
+const entranceTags = (animation: CaptionAnimation, span: EventSpan, at: { readonly x: number; readonly y: number }, height: number): string => {
+  const entering = Math.abs(span.start - span.pageStart) < 0.005
+  const leaving = Math.abs(span.end - span.pageEnd) < 0.005
+  switch (animation) {
+    case "fade": {
+      const fadeIn = entering ? MOTION_MS.entrance : 0
+      const fadeOut = leaving ? MOTION_MS.exit : 0
+      return fadeIn + fadeOut > 0 ? `\\fad(${fadeIn},${fadeOut})` : ""
+    }
+    case "slide-up":
+      return entering
+        ? `\\move(${at.x},${at.y + Math.round(height * SLIDE_RATIO)},${at.x},${at.y},0,${MOTION_MS.entrance})\\fad(${MOTION_MS.entrance},0)`
+        : ""
+    default:
+      return ""
+  }
+}
+
+/** The page's lines (joined by \N), each word as `decorate` writes it. */
+const pageText = (
+  page: CaptionPage,
+  uppercase: boolean,
+  decorate: (shown: ShownWord) => string
+): string => {
+  let index = 0
+  return page.lines
+    .map((line) => line.words.map((word) => decorate({ word, text: uppercase ? word.text.toUpperCase() : word.text, index: index++ })).join(" "))
+    .join("\\N")
+}
+
+/** The hook title: larger than the captions, never tiny nor huge, at least this far from the top. */
+const HOOK_SIZE = { factor: 1.3, min: 0.05, max: 0.09 } as const
+const HOOK_TOP = 0.1
+
+interface HookLook {
+  readonly line: StyleLine
+  readonly metrics: Metrics
+  readonly placement: Placement
+}
+
+/** The template's look for the hook: its font, colours and box or outline (a thin outline at least, to read over any picture). */
+const hookStyle = (style: CaptionStyle, width: number, height: number, insets: SafeInsets): HookLook => {
+  const fontSize = Math.round(height * Math.min(HOOK_SIZE.max, Math.max(HOOK_SIZE.min, style.fontSizeRatio * HOOK_SIZE.factor)))
+  const boxed = style.boxColor !== null
+  const border = round1(boxed ? fontSize * 0.2 : Math.max(style.outlineRatio, 0.06) * fontSize)
+  return {
+    line: { name: "Hook", primary: style.textColor, secondary: style.textColor, outlineColour: style.boxColor ?? style.outlineColor, opaqueBox: boxed, border },
+    metrics: { fontSize, border, blur: style.glow ? round1(Math.max(1, border * 0.8)) : 0, shadow: round1((style.shadowRatio ?? 0) * fontSize) },
+    placement: {
+      alignment: 8,
+      ...sideMargins(insets, width),
+      marginV: Math.round(height * Math.max(HOOK_TOP, insets.top > 0 ? insets.top + OVERLAY_GAP : 0))
+    }
+  }
+}
+
+/** The hook from 0 to its seconds, entering as the template's pages do and fading out. */
+const hookEvent = (hook: CaptionHook, style: CaptionStyle, look: HookLook, width: number, height: number): string => {
+  const animation = style.animation ?? "none"
+  const at = anchor(look.placement, width, height)
+  const fade = `\\fad(${MOTION_MS.entrance},${MOTION_MS.exit * 2})`
+  const entrance = animation === "slide-up"
+    ? `\\move(${at.x},${at.y + Math.round(height * SLIDE_RATIO)},${at.x},${at.y},0,${MOTION_MS.entrance})`
+    : animation === "pop" || animation === "bounce"
+    ? `${fsc(60)}\\t(0,${MOTION_MS.bounce},${fsc(100)})`
+    : ""
+  const text = escapeAssText(style.uppercase ? hook.text.toUpperCase() : hook.text)
+  return dialogue(2, 0, hook.seconds, look.line.name, `{${look.metrics.blur > 0 ? `\\blur${look.metrics.blur}` : ""}${entrance}${fade}}${text}`)
+}
 
 /** One event per spoken word of the page (too-short intervals dropped), given the word's index. */
 const perSpokenWord = (
@@ -164,9 +343,10 @@ const perSpokenWord = (
 export const assSubtitles = (request: AssRequest): string => {
   const { pages, style, width, height } = request
   const m = metrics(style, height)
-  const p = placement(style, height)
-  const marginH = Math.round(width * 0.06)
-  const prefix = m.blur > 0 ? `{\\blur${m.blur}}` : ""
+  const insets = safeInsets(request.platform ?? "none", width, height)
+  const p = placement(style, width, height, insets)
+  const animation = style.animation ?? "none"
+  const origin = anchor(p, width, height)
   const karaoke = style.highlight === "karaoke-fill"
   const base: StyleLine = {
     name: "Caption",
@@ -186,57 +366,70 @@ export const assSubtitles = (request: AssRequest): string => {
     opaqueBox: true,
     border: round1(Math.max(m.border, m.fontSize * 0.15))
   }
-  const styles = style.highlight === "box-word" ? [base, wordBox] : [base]
+  const hook = request.hook ?? null
+  const hookLook = hookStyle(style, width, height, insets)
+  const styles: ReadonlyArray<readonly [StyleLine, Metrics, Placement]> = [
+    [base, m, p],
+    ...(style.highlight === "box-word" ? [[wordBox, m, p] as const] : []),
+    ...(hook === null ? [] : [[hookLook.line, hookLook.metrics, hookLook.placement] as const])
+  ]
+
+  /** A word's text with its animation, timed from the event's start. */
+  const moving = (shown: ShownWord, span: EventSpan, rest: MotionRest): string => {
+    const at = ms(shown.word.start - span.start)
+    const text = animation === "typewriter" ? typedLetters(shown, at, rest.canHide) : escapeAssText(shown.text)
+    const tags = motionTags(animation, at, rest, style, m)
+    return tags === "" ? text : `{${tags}}${text}`
+  }
+
+  /** An event's text: the event-wide tags (glow, entrance), then the page's words as `decorate` writes them. */
+  const eventText = (span: EventSpan, decorate: (shown: ShownWord) => string): string => {
+    const tags = `${m.blur > 0 ? `\\blur${m.blur}` : ""}${entranceTags(animation, span, origin, height)}`
+    return (tags === "" ? "" : `{${tags}}`) + pageText(span.page, style.uppercase, decorate)
+  }
 
   const ends = pageEnds(pages)
   const events = pages.flatMap((page, pageIndex): ReadonlyArray<string> => {
     const end = ends[pageIndex]!
-    const plain = (text: string) => text
+    const span = (start: number, stop: number): EventSpan => ({ page, start, end: stop, pageStart: page.start, pageEnd: end })
+    const still: MotionRest = { scale: 100, canHide: true }
+    const wholePage = (decorate: (shown: ShownWord, s: EventSpan) => string) => {
+      const s = span(page.start, end)
+      return lasts(page.start, end) ? [dialogue(0, page.start, end, base.name, eventText(s, (shown) => decorate(shown, s)))] : []
+    }
     switch (style.highlight) {
       case "none":
-        return lasts(page.start, end) ? [dialogue(0, page.start, end, base.name, prefix + pageText(page, style.uppercase, plain))] : []
+        return wholePage((shown, s) => moving(shown, s, still))
       case "karaoke-fill": {
         // Each word sweeps over its own duration; the gap to the next word rides on the space after it.
         const words = pageWords(page)
         const cs = (t: number) => Math.round((t - page.start) * 100)
-        const text = pageText(page, style.uppercase, (word, i) => {
-          const w = words[i]!
-          const next = words[i + 1]?.start ?? end
+        return wholePage((shown, s) => {
+          const w = shown.word
+          const next = words[shown.index + 1]?.start ?? end
           const sweep = Math.max(0, cs(w.end) - cs(w.start))
           const hold = Math.max(0, cs(next) - cs(w.end))
-          return `{\\kf${sweep}}${word}{\\k${hold}}`
+          return `{\\kf${sweep}}${moving(shown, s, still)}{\\k${hold}}`
         })
-        return lasts(page.start, end) ? [dialogue(0, page.start, end, base.name, prefix + text)] : []
       }
       case "word-pop":
-        return perSpokenWord(page, end, (interval, active) =>
-          dialogue(
-            0,
-            interval.start,
-            interval.end,
-            base.name,
-            prefix +
-              pageText(page, style.uppercase, (word, i) =>
-                i === active
-                  ? `{\\c${inlineColour(style.highlightColor)}\\fscx${POP_SCALE}\\fscy${POP_SCALE}}${word}{\\c${inlineColour(style.textColor)}\\fscx100\\fscy100}`
-                  : word
-              )
-          ))
+        return perSpokenWord(page, end, (interval, active) => {
+          const s = span(interval.start, interval.end)
+          return dialogue(0, interval.start, interval.end, base.name, eventText(s, (shown) =>
+            shown.index === active
+              ? `{\\c${inlineColour(style.highlightColor)}${fsc(POP_SCALE)}}${moving(shown, s, { scale: POP_SCALE, canHide: true })}{\\c${inlineColour(style.textColor)}${fsc(100)}}`
+              : moving(shown, s, still)))
+        })
       case "box-word": {
-        const page0 = lasts(page.start, end)
-          ? [dialogue(0, page.start, end, base.name, prefix + pageText(page, style.uppercase, plain))]
-          : []
+        const page0 = wholePage((shown, s) => moving(shown, s, still))
         // The other words are laid out too (fully transparent) so the active word lands exactly on its place.
-        const boxes = perSpokenWord(page, end, (interval, active) =>
-          dialogue(
-            1,
-            interval.start,
-            interval.end,
-            wordBox.name,
-            pageText(page, style.uppercase, (word, i) =>
-              i === active ? `{\\alpha&H00&}${word}{\\alpha&HFF&}` : `{\\alpha&HFF&}${word}`
-            )
-          ))
+        const boxes = perSpokenWord(page, end, (interval, active) => {
+          const s = span(interval.start, interval.end)
+          return dialogue(1, interval.start, interval.end, wordBox.name, eventText(s, (shown) =>
+            shown.index === active
+              ? `{\\alpha&H00&}${moving(shown, s, { scale: 100, canHide: false })}{\\alpha&HFF&}`
+              : `{\\alpha&HFF&}${moving(shown, s, { scale: 100, canHide: false })}`))
+        })
         return [...page0, ...boxes]
       }
     }
@@ -247,17 +440,19 @@ export const assSubtitles = (request: AssRequest): string => {
     "ScriptType: v4.00+",
     `PlayResX: ${width}`,
     `PlayResY: ${height}`,
-    // 2 = no automatic wrapping: lines break only where the layout put \N.
-    "WrapStyle: 2",
+    // 0 = lines break where the layout put \N, and libass wraps a line only if it is wider than the
+    // room between the margins (a long word in a large font): never off the picture or into an overlay.
+    "WrapStyle: 0",
     "ScaledBorderAndShadow: yes",
     "",
     "[V4+ Styles]",
     STYLE_FORMAT,
-    ...styles.map((s) => styleLine(s, style, m, p, marginH)),
+    ...styles.map(([line, metricsOf, placed]) => styleLine(line, style, metricsOf, placed)),
     "",
     "[Events]",
     "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text",
     ...events,
+    ...(hook === null ? [] : [hookEvent(hook, style, hookLook, width, height)]),
     ""
   ].join("\n")
 }

@@ -7,7 +7,8 @@ import { MAX_DECODED_PIXELS, tooLargeToDecode } from "../../domain/picture-limit
 import { type BurnRequest, MediaEngine, type MediaEngineShape, type ProbeResult } from "../../domain/ports/media-engine.ts"
 import type { PixelBox, TextRegion } from "../../domain/text-regions.ts"
 import { assSubtitles } from "./ass-subtitles.ts"
-import { AAC_ARGS, filterValue, lastError, progressLines, QUIET, spawnTool } from "./ffmpeg-process.ts"
+import { assFilter } from "./caption-fonts.ts"
+import { AAC_ARGS, lastError, progressLines, QUIET, spawnTool } from "./ffmpeg-process.ts"
 import { samplingFilters } from "./onnx-text-detector.ts"
 
 export const DEFAULT_X264_PRESET = "veryfast"
@@ -68,6 +69,8 @@ const MAX_PIXELS_ARGS = ["-max_pixels", String(MAX_DECODED_PIXELS)]
 const even = (n: number): number => Math.max(2, Math.floor(n / 2) * 2)
 
 const MP3_ARGS = ["-c:a", "libmp3lame", "-q:a", "4", "-f", "mp3"]
+/** Caption previews move at 15 frames a second: smooth enough to see an animation, small enough to list 24. */
+const PREVIEW_FPS = 15
 const MIX_RATE = 48_000
 const MIX_SILENCE = `anullsrc=r=${MIX_RATE}:cl=stereo`
 
@@ -365,7 +368,7 @@ export const FfmpegEngineLive = Layer.effect(
         const picture = [`scale=${even(request.width)}:${even(request.height)}`, "setsar=1", `fps=${request.frameRate}`]
         // Greenscreen keeps the source's timing (and audio) and only paints its picture over.
         if (request.format === "greenscreen") picture.push("drawbox=x=0:y=0:w=iw:h=ih:color=0x00FF00:t=fill")
-        picture.push(`ass=filename=${filterValue(assPath)}`)
+        picture.push(assFilter(assPath))
         const onLine = progressLines(durationSeconds, request.onProgress)
         const result = yield* run(
           ffmpeg,
@@ -474,6 +477,21 @@ export const FfmpegEngineLive = Layer.effect(
         if (written === 0) return yield* new WorkFailed({ message: `The video has no frame at ${at.toFixed(2)} s for a thumbnail.` })
       }).pipe(Effect.withSpan("FfmpegEngine.thumbnail", { attributes: { input, atSeconds } }))
 
-    return MediaEngine.of({ probe, extractAudio, encodeMp3, mixAudio, burnCaptions, wipeRegions, thumbnail })
+    const captionPreview: MediaEngineShape["captionPreview"] = (request) =>
+      Effect.gen(function* () {
+        const { width, height, seconds, outputWebp } = request
+        const assPath = `${outputWebp}.ass`
+        yield* Effect.promise(() => writeFile(assPath, assSubtitles({ ...request.captions, width, height, format: "standard" })))
+        const result = yield* run(ffmpeg, [
+          ...QUIET,
+          "-f", "lavfi", "-i", `${request.background}:r=${PREVIEW_FPS}:d=${seconds}`,
+          "-vf", assFilter(assPath),
+          "-c:v", "libwebp_anim", "-loop", "0", "-quality", "70", "-compression_level", "4",
+          outputWebp
+        ]).pipe(Effect.ensuring(Effect.promise(() => rm(assPath, { force: true }))))
+        if (result.code !== 0) return yield* new WorkFailed({ message: `Drawing the caption preview failed: ${lastError(result.stderr)}` })
+      }).pipe(Effect.withSpan("FfmpegEngine.captionPreview", { attributes: { width: request.width, height: request.height } }))
+
+    return MediaEngine.of({ probe, extractAudio, encodeMp3, mixAudio, burnCaptions, wipeRegions, thumbnail, captionPreview })
   })
 )

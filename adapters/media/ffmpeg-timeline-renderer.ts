@@ -6,6 +6,7 @@ import { WorkFailed } from "../../domain/errors.ts"
 import { type TimelineRenderRequest, TimelineRenderer } from "../../domain/ports/timeline-renderer.ts"
 import { type Motion, type Overlay, type PlainVisual, type Scene, splitTopHeight, type TextOverlay, type Timeline } from "../../domain/timeline.ts"
 import { assSubtitles } from "./ass-subtitles.ts"
+import { assFilter } from "./caption-fonts.ts"
 import { DEFAULT_X264_PRESET, x264Args } from "./ffmpeg-engine.ts"
 import { AAC_ARGS, QUIET, filterValue, lastError, progressLines, spawnTool } from "./ffmpeg-process.ts"
 
@@ -259,7 +260,7 @@ const renderCommand = (timeline: Timeline, workDir: string, output: string, pres
     const path = join(workDir, "captions.ass")
     const { width, height, format } = timeline
     graph.files.push({ path, content: assSubtitles({ ...timeline.captions, width, height, format }) })
-    finish.push(`ass=filename=${filterValue(path)}`)
+    finish.push(assFilter(path))
   }
   finish.push("format=yuv420p")
   const picture = addChain(graph, [video.label], finish.join(","), "v")

@@ -2,11 +2,13 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { LineStarts, StyleAdjustments } from "../../domain/caption-edits.ts"
+import { CaptionHook } from "../../domain/caption-hook.ts"
 import { TimedWord } from "../../domain/captions.ts"
 import { GeneratedProject } from "../../domain/generated-project.ts"
 import { Language } from "../../domain/languages.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
 import { RenderOptions } from "../../domain/rules.ts"
+import { Platform } from "../../domain/safe-zones.ts"
 import { ExportState, Status, Step, VideoKind } from "../../domain/video.ts"
 import { rowDecoder } from "./pg-rows.ts"
 import { IsoFromDate, jsonText, jsonTextOrNull } from "./pg-values.ts"
@@ -60,7 +62,9 @@ const VideoRow = Schema.Struct({
 const CaptionEditsRow = Schema.Struct({
   revision: Schema.Number,
   line_starts: LineStarts,
-  style: StyleAdjustments
+  style: StyleAdjustments,
+  hook: Schema.NullOr(CaptionHook),
+  platform: Platform
 }).pipe(Schema.rename({ line_starts: "lineStarts" }))
 
 const videoRows = rowDecoder("videos", VideoRow)
@@ -177,15 +181,17 @@ export const PgVideoStoreLive = Layer.effect(
           Effect.withSpan("PgVideoStore.getProject")
         ),
       saveCaptionEdits: (videoId, edits) =>
-        sql`INSERT INTO video_caption_edits (video_id, revision, line_starts, style)
-          VALUES (${videoId}, ${edits.revision}, ${jsonTextOrNull(edits.lineStarts)}, ${jsonText(edits.style)})
-          ON CONFLICT (video_id) DO UPDATE SET revision = EXCLUDED.revision, line_starts = EXCLUDED.line_starts, style = EXCLUDED.style`.pipe(
+        sql`INSERT INTO video_caption_edits (video_id, revision, line_starts, style, hook, platform)
+          VALUES (${videoId}, ${edits.revision}, ${jsonTextOrNull(edits.lineStarts)}, ${jsonText(edits.style)},
+            ${jsonTextOrNull(edits.hook)}, ${edits.platform})
+          ON CONFLICT (video_id) DO UPDATE SET revision = EXCLUDED.revision, line_starts = EXCLUDED.line_starts, style = EXCLUDED.style,
+            hook = EXCLUDED.hook, platform = EXCLUDED.platform`.pipe(
           Effect.asVoid,
           Effect.orDie,
           Effect.withSpan("PgVideoStore.saveCaptionEdits")
         ),
       getCaptionEdits: (videoId) =>
-        sql`SELECT revision, line_starts, style FROM video_caption_edits WHERE video_id = ${videoId}`.pipe(
+        sql`SELECT revision, line_starts, style, hook, platform FROM video_caption_edits WHERE video_id = ${videoId}`.pipe(
           Effect.flatMap(captionEditsRows.first),
           Effect.orDie,
           Effect.withSpan("PgVideoStore.getCaptionEdits")

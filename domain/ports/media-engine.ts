@@ -1,5 +1,5 @@
 import { Context, type Effect } from "effect"
-import type { CaptionPage, CaptionStyle } from "../captions.ts"
+import type { CaptionTrack } from "../captions.ts"
 import type { WorkFailed } from "../errors.ts"
 import type { FrameRate, RenderFormat } from "../rules.ts"
 import type { TextRegion } from "../text-regions.ts"
@@ -21,7 +21,7 @@ export interface BurnRequest {
   readonly input: string
   readonly output: string
   /** The caption pages to burn in, drawn in this style at the output's size. */
-  readonly captions: { readonly pages: ReadonlyArray<CaptionPage>; readonly style: CaptionStyle }
+  readonly captions: CaptionTrack
   readonly format: RenderFormat
   readonly frameRate: FrameRate
   readonly width: number
@@ -86,5 +86,15 @@ export interface MediaEngineShape {
     readonly onProgress?: (fraction: number) => void
   }) => Effect.Effect<void, WorkFailed>
   readonly thumbnail: (input: string, outputJpg: string, atSeconds: number) => Effect.Effect<void, WorkFailed>
+  /** An animated WebP (looping) of captions over a background: what a caption template looks like in motion. */
+  readonly captionPreview: (request: {
+    readonly captions: CaptionTrack
+    /** An ffmpeg lavfi source of the picture's size, e.g. `color=c=gray:s=270x480`. */
+    readonly background: string
+    readonly width: number
+    readonly height: number
+    readonly seconds: number
+    readonly outputWebp: string
+  }) => Effect.Effect<void, WorkFailed>
 }
 export class MediaEngine extends Context.Tag("MediaEngine")<MediaEngine, MediaEngineShape>() {}

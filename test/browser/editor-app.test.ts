@@ -2,7 +2,7 @@
 // the sign-in page the editorUrl shows, the source plays with the captions drawn over it, a word is
 // fixed, retimed on the timeline, a line split, the block moved to the top, all autosaved; the page
 // exports and shows the mp4, whose frames carry the moved captions, and no webhook event follows the
-// export. A member of another workspace gets a 404 page, a signed-out visitor the sign-in page.
+// export; a hook and a platform are set and saved, the platform's zones drawn over the picture. A member of another workspace gets a 404 page, a signed-out visitor the sign-in page.
 // Screenshots for the README are refreshed with UPDATE_DOCS_SCREENSHOTS=1.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser, Page } from "playwright-core"
@@ -12,6 +12,7 @@ import { join } from "node:path"
 import { EDITOR_CSP } from "../../adapters/editor/editor-page-html.ts"
 import { lineReading } from "../../domain/caption-readability.ts"
 import { BUILT_IN_TEMPLATES, type CaptionPage, type CaptionStyle, type TimedWord } from "../../domain/captions.ts"
+import { SAFE_ZONES } from "../../domain/safe-zones.ts"
 import { startApp, type TestApp } from "../support/app.ts"
 import { launchChromium, settledShot, skipWithoutChromium } from "../support/chromium.ts"
 import { type Band, bandDifference, type Frame, makeSpokenClip, readFrame, type SpokenClip } from "../support/clips.ts"
@@ -268,6 +269,22 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
     expect(await page.inputValue("#position")).toBe("top")
     await saved(page)
     expect((await captions()).words[2].text).toBe(QUAY)
+
+    // A hook and TikTok from the Style panel are saved; TikTok's zones lie over the picture. The block at
+    // the top is clear of them; moved near the bottom it is in the description, and the page says so.
+    await page.fill("#hook-text", "Three harbour secrets")
+    await page.press("#hook-text", "Tab")
+    await page.selectOption("#platform", "tiktok")
+    await saved(page)
+    expect(await captions()).toMatchObject({ hook: { text: "Three harbour secrets", seconds: 3 }, platform: "tiktok" })
+    expect(await page.locator("#safe-zones").isVisible()).toBe(true)
+    expect(await page.locator("#safe-zones .zone").count()).toBe(SAFE_ZONES.tiktok.length)
+    expect(await page.locator("#zone-warning").textContent()).toBe("")
+    await page.selectOption("#position", "bottom")
+    await page.fill("#margin", "0.02")
+    expect(await page.locator("#zone-warning").textContent()).toContain("TikTok's account name, description and sound")
+    await saved(page)
+    expect((await captions()).adjustments).toMatchObject({ position: "bottom", marginRatio: 0.02 })
     await page.context().close()
   }, 240_000)
 

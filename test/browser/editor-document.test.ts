@@ -1,6 +1,7 @@
 // The editor's pure parts, in Node: its edits as documents (text fixes that split or delete words,
-// timeline bounds, line splits and merges, style adjustments, template swaps), undo and redo, the
-// autosave's one-save-at-a-time queue, and the page's embedded state that no text can break out of.
+// timeline bounds, line splits and merges, style adjustments, template swaps, the hook and the platform),
+// undo and redo, the autosave's one-save-at-a-time queue, and the page's embedded state that no text can
+// break out of.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { autosave, type SaveState } from "../../adapters/editor/browser/autosave.ts"
 import { record, redo, startHistory, undo } from "../../adapters/editor/browser/edit-history.ts"
@@ -13,6 +14,8 @@ import {
   MIN_WORD_SECONDS,
   mergeLineAfter,
   renderDocument,
+  setHook,
+  setPlatform,
   setWordText,
   splitLineBefore,
   swapTemplate,
@@ -31,6 +34,8 @@ const doc = (overrides: Partial<EditorDocument> = {}): EditorDocument => ({
   lineStarts: null,
   templateId: -1,
   adjustments: {},
+  hook: null,
+  platform: "none",
   ...overrides
 })
 const FRAME = { kind: "caption", width: 360, height: 640 }
@@ -89,6 +94,45 @@ describe("editor documents", () => {
     expect(adjustStyle(d, BOLD_POP, { bold: true }).adjustments).toEqual({ position: "top", marginRatio: 0.2 })
     expect(adjustStyle(d, BOLD_POP, { textColor: "#FFFFFF" }).adjustments).toEqual(d.adjustments)
     expect(swapTemplate(d, -4, BOXED)).toMatchObject({ templateId: -4, adjustments: { position: "top", marginRatio: 0.2 } })
+  })
+
+  it("sets the hook as typed (blank removes it) and the platform, each an edit undo and redo take back", () => {
+    const d0 = doc()
+    const d1 = setHook(d0, "  Three harbour secrets ", 12)
+    expect(d1.hook).toEqual({ text: "Three harbour secrets", seconds: 10 })
+    expect(setHook(d1, "Three harbour secrets", 10)).toBe(d1)
+    expect(setHook(d1, "Three harbour secrets", Number.NaN).hook).toEqual({ text: "Three harbour secrets", seconds: 3 })
+    expect(setHook(d0, "x".repeat(120), 2).hook?.text).toHaveLength(100)
+    expect(setHook(d1, "   ", 4).hook).toBeNull()
+    const d2 = setPlatform(d1, "tiktok")
+    expect(d2).toMatchObject({ hook: d1.hook, platform: "tiktok" })
+    expect(setPlatform(d2, "tiktok")).toBe(d2)
+    let h = record(record(startHistory(d0), d1), d2)
+    h = undo(h)
+    expect(h.present).toMatchObject({ hook: d1.hook, platform: "none" })
+    h = undo(h)
+    expect(h.present).toMatchObject({ hook: null, platform: "none" })
+    h = redo(redo(h))
+    expect(h.present).toBe(d2)
+  })
+
+  it("renders the hook and keeps clear of the platform's overlays as the export does, and says which zone the block was placed in", () => {
+    const hook = { text: "Three harbour secrets", seconds: 2.5 }
+    const d = doc({ adjustments: { position: "bottom" }, hook, platform: "tiktok" })
+    const style = { ...BOLD_POP, position: "bottom" as const }
+    const pages = layoutCaptions(d.words, layoutRulesOf(style))
+    const rendering = renderDocument(d, BOLD_POP, FRAME)
+    expect(rendering.ass).toBe(assSubtitles({ pages, style, width: 360, height: 640, format: "standard", hook, platform: "tiktok" }))
+    expect(rendering.ass).toMatch(/^Style: Hook,/m)
+    expect(rendering.ass).toMatch(/^Dialogue: 2,0:00:00\.00,0:00:02\.50,Hook,.*THREE HARBOUR SECRETS$/m)
+    // The platform's margins: the bottom block sits above TikTok's description (24% of 640, and a gap), not at its 8%.
+    const marginV = (ass: string) => Number(/^Style: Caption,.*,(\d+),1$/m.exec(ass)?.[1])
+    expect(marginV(renderDocument(setPlatform(d, "none"), BOLD_POP, FRAME).ass)).toBe(Math.round(0.08 * 640))
+    expect(marginV(rendering.ass)).toBe(Math.round((0.24 + 0.015) * 640))
+    // Placed at 8% from the bottom, the block is in TikTok's description; at the top, in no zone.
+    expect(rendering.entered.map((zone) => zone.label)).toEqual(["account name, description and sound"])
+    expect(renderDocument({ ...d, adjustments: { position: "top" } }, BOLD_POP, FRAME).entered).toEqual([])
+    expect(renderDocument(d, BOLD_POP, { ...FRAME, width: 640, height: 360 }).entered).toEqual([])
   })
 
   it("finds the word spoken at a time", () => {
@@ -168,12 +212,12 @@ describe("editor page", () => {
     const hostile = "</script><script>alert(1)</script>"
     const bootstrap = {
       video: { id: "vid_1", kind: "caption", status: "completed", step: "completed", width: 360, height: 640, duration: 3, sourceUrl: "/media/x/source.mp4", picture: "ready" },
-      captions: { videoId: "vid_1", templateId: -1, revision: 0, words: [{ text: hostile, start: 0, end: 1 }], lineStarts: null, adjustments: {}, style: BOLD_POP, pages: [] },
+      captions: { videoId: "vid_1", templateId: -1, revision: 0, words: [{ text: hostile, start: 0, end: 1 }], lineStarts: null, adjustments: {}, style: BOLD_POP, hook: { text: hostile, seconds: 3 }, platform: "tiktok", pages: [] },
       base: "/editor/tok",
       csrf: "csrf",
       templates: [],
       canExport: true,
-      preview: { module: "/editor-assets/caption-preview.js", workerUrl: "/w.js", wasmUrl: "/a.wasm", modernWasmUrl: "/b.wasm", fonts: [], defaultFont: "DejaVu Sans" }
+      preview: { module: "/editor-assets/caption-preview.js", workerUrl: "/w.js", wasmUrl: "/a.wasm", modernWasmUrl: "/b.wasm", fonts: { "DejaVu Sans": ["/f.ttf"] }, cjkFallback: { family: "Droid Sans Fallback", url: "/c.ttf" }, defaultFont: "DejaVu Sans" }
     } satisfies EditorBootstrap
     const page = editorPageHtml(bootstrap, "/editor-assets/editor-app.js")
     expect(page).not.toContain(hostile)

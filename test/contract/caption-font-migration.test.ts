@@ -3,6 +3,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import captionFontFamilies from "../../adapters/postgres/migrations/0013_caption_font_families.ts"
+import { NO_EDITS } from "../../domain/caption-edits.ts"
 import { BUILT_IN_TEMPLATES } from "../../domain/captions.ts"
 import { TemplateStore } from "../../domain/ports/template-store.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
@@ -33,14 +34,14 @@ describe.skipIf(postgresSkipReason !== undefined)("migration 0013_caption_font_f
         const [unfit, fitting] = [aVideo("ws"), aVideo("ws")]
         yield* videos.insert(unfit)
         yield* videos.insert(fitting)
-        yield* videos.saveCaptionEdits(unfit.id, { revision: 2, lineStarts: [0], style: { fontFamily: "Arial,Bold", position: "top" } })
-        yield* videos.saveCaptionEdits(fitting.id, { revision: 1, lineStarts: null, style: { fontFamily: "Open Sans" } })
+        yield* videos.saveCaptionEdits(unfit.id, { ...NO_EDITS, revision: 2, lineStarts: [0], style: { fontFamily: "Arial,Bold", position: "top" } })
+        yield* videos.saveCaptionEdits(fitting.id, { ...NO_EDITS, revision: 1, style: { fontFamily: "Open Sans" } })
 
         yield* captionFontFamilies
 
         const families = (yield* templates.list("ws")).map((t) => [t.id, t.style.fontFamily, t.style.textColor])
         expect(families.sort()).toEqual([[1, "DejaVu Sans", "#123456"], [2, "DejaVu Sans", "#123456"], [3, "Noto Sans CJK JP", "#123456"]])
-        expect(Option.getOrThrow(yield* videos.getCaptionEdits(unfit.id))).toEqual({ revision: 2, lineStarts: [0], style: { position: "top" } })
+        expect(Option.getOrThrow(yield* videos.getCaptionEdits(unfit.id))).toEqual({ ...NO_EDITS, revision: 2, lineStarts: [0], style: { position: "top" } })
         expect(Option.getOrThrow(yield* videos.getCaptionEdits(fitting.id)).style).toEqual({ fontFamily: "Open Sans" })
       }).pipe(Effect.provide(stores))
     }))

@@ -368,7 +368,8 @@ if (skipReason !== undefined) {
           { migration_id: 19, name: "job_trace_parents" },
           { migration_id: 20, name: "webhook_secrets" },
           { migration_id: 21, name: "oauth_sweep" },
-          { migration_id: 22, name: "workspace_notices" }
+          { migration_id: 22, name: "workspace_notices" },
+          { migration_id: 23, name: "caption_hooks_and_platforms" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))

@@ -168,10 +168,16 @@ export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore,
         yield* store.insert(video)
         yield* store.insert(other)
         expect(Option.isNone(yield* store.getCaptionEdits(video.id))).toBe(true)
-        const first: CaptionEdits = { revision: 1, lineStarts: [0, 3, 5], style: { position: "top", marginRatio: 0.2, textColor: "#FF0000" } }
+        const first: CaptionEdits = {
+          revision: 1,
+          lineStarts: [0, 3, 5],
+          style: { position: "top", marginRatio: 0.2, textColor: "#FF0000" },
+          hook: { text: "Three things nobody tells you", seconds: 2.5 },
+          platform: "reels"
+        }
         yield* store.saveCaptionEdits(video.id, first)
         expect(Option.getOrThrow(yield* store.getCaptionEdits(video.id))).toEqual(first)
-        const second: CaptionEdits = { revision: 2, lineStarts: null, style: {} }
+        const second: CaptionEdits = { revision: 2, lineStarts: null, style: {}, hook: null, platform: "none" }
         yield* store.saveCaptionEdits(video.id, second)
         expect(Option.getOrThrow(yield* store.getCaptionEdits(video.id))).toEqual(second)
         expect(Option.isNone(yield* store.getCaptionEdits(other.id))).toBe(true)

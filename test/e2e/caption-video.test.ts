@@ -87,6 +87,23 @@ describe("POST /v1/caption-videos", () => {
       expect(w.confidence).toBeLessThanOrEqual(1)
     }
 
+    // No hook and no platform unless asked; both are edits of the project from then on.
+    expect(captions.body).toMatchObject({ hook: null, platform: "none" })
+    const hooked = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, {
+      token,
+      method: "PATCH",
+      json: { hook: { text: "  Wait for the park  " }, platform: "shorts" }
+    })
+    expect(hooked.status).toBe(200)
+    expect(hooked.body).toMatchObject({ hook: { text: "Wait for the park", seconds: 3 }, platform: "shorts", revision: 1 })
+    const unhooked = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json: { hook: null } })
+    expect(unhooked.body).toMatchObject({ hook: null, platform: "shorts", revision: 2 })
+    for (const [json, field] of [[{ hook: { text: " " } }, "hook.text"], [{ hook: { text: "Hi", seconds: 11 } }, "hook.seconds"], [{ platform: "snapchat" }, "platform"]] as const) {
+      const refused = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json })
+      expect(refused.status).toBe(400)
+      expect(refused.body.error.details.field).toBe(field)
+    }
+
     const srt = await call(app.baseUrl, `/v1/videos/${video.id}/captions.srt`, { token })
     expect(srt.status).toBe(200)
     expect(srt.headers.get("content-type")).toContain("application/x-subrip")
@@ -107,6 +124,8 @@ describe("POST /v1/caption-videos", () => {
     form.set("file", await openAsBlob(clip.path), "clip.mp4")
     form.set("render", "{}")
     form.set("templateId", "-1")
+    form.set("hook", JSON.stringify({ text: "Hear this", seconds: 1 }))
+    form.set("platform", "tiktok")
     const created = await call(app.baseUrl, "/v1/caption-videos", { token, form })
     expect(created.status).toBe(200)
     expect(created.body.render).toBe(true)
@@ -147,6 +166,13 @@ describe("POST /v1/caption-videos", () => {
       readFrame(mp4, silent, 360, 640)
     ])
     expect(bandDifference(sourceSilent, renderSilent, { top: 0, bottom: 640 })).toBeLessThan(0.002)
+    // The hook asked at create is burned at the top for its second, and is gone after.
+    const top = { top: 0, bottom: 190 }
+    const [sourceHook, renderHook, sourceAfter, renderAfter] = await Promise.all([
+      readFrame(clip.path, 0.5, 360, 640), readFrame(mp4, 0.5, 360, 640), readFrame(clip.path, 1.5, 360, 640), readFrame(mp4, 1.5, 360, 640)
+    ])
+    expect(bandDifference(sourceHook, renderHook, top)).toBeGreaterThan(0.02)
+    expect(bandDifference(sourceAfter, renderAfter, top)).toBeLessThan(0.002)
 
     // Range requests are served.
     const partial = await fetch(video.videoUrl, { headers: { range: "bytes=0-99" } })

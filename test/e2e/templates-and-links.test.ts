@@ -22,6 +22,31 @@ afterAll(async () => {
 })
 
 describe("caption templates", () => {
+  it("has 24 built-in looks, each with a looping preview drawn like the export", async () => {
+    const listed = await call(app.baseUrl, "/v1/caption-templates", { token })
+    const builtIn: ReadonlyArray<{ id: number; preview: string; style: { animation?: string } }> = listed.body.data.filter((t: { builtIn: boolean }) => t.builtIn)
+    expect(builtIn.length).toBeGreaterThanOrEqual(24)
+    builtIn.forEach((t) => expect(t.preview).toBe(`${app.baseUrl}/caption-templates/${t.id}/preview.webp`))
+    // A typewriter and a still template: both animated WebPs (frames in ANMF chunks); the typewriter's picture changes far more often.
+    const framesOf = async (url: string) => {
+      const answer = await fetch(url)
+      expect(answer.status).toBe(200)
+      expect(answer.headers.get("content-type")).toBe("image/webp")
+      const bytes = Buffer.from(await answer.arrayBuffer())
+      expect(bytes.subarray(0, 4).toString("latin1")).toBe("RIFF")
+      expect(bytes.subarray(8, 12).toString("latin1")).toBe("WEBP")
+      expect(bytes.includes("ANIM")).toBe(true)
+      return bytes.toString("latin1").split("ANMF").length - 1
+    }
+    const typewriter = builtIn.find((t) => t.style.animation === "typewriter")!
+    const still = builtIn.find((t) => t.id === -3)!
+    const [typed, calm] = [await framesOf(typewriter.preview), await framesOf(still.preview)]
+    expect(typed).toBeGreaterThan(20)
+    expect(typed).toBeGreaterThan(calm)
+    expect((await fetch(`${app.baseUrl}/caption-templates/-999/preview.webp`)).status).toBe(404)
+    expect((await fetch(`${app.baseUrl}/caption-templates/1/preview.webp`)).status).toBe(404)
+  })
+
   it("lists at least six built-in looks, then saves, changes and deletes a workspace template", async () => {
     const listed = await call(app.baseUrl, "/v1/caption-templates", { token })
     const builtIn = listed.body.data.filter((t: { builtIn: boolean }) => t.builtIn)
@@ -34,7 +59,7 @@ describe("caption templates", () => {
       json: { name: "Brand", basedOn: -5, style: { highlightColor: "#112233" } }
     })
     expect(saved.status).toBe(200)
-    expect(saved.body).toMatchObject({ name: "Brand", builtIn: false, style: { glow: true, highlightColor: "#112233" } })
+    expect(saved.body).toMatchObject({ name: "Brand", builtIn: false, style: { glow: true, highlightColor: "#112233" }, preview: null })
 
     const changed = await call(app.baseUrl, `/v1/caption-templates/${saved.body.id}`, {
       token,
@@ -42,6 +67,21 @@ describe("caption templates", () => {
       json: { name: "Brand 2", style: { uppercase: true } }
     })
     expect(changed.body).toMatchObject({ name: "Brand 2", style: { uppercase: true, highlightColor: "#112233" } })
+
+    // A saved template takes every field a built-in one has: font, shadow and animation included.
+    const moving = await call(app.baseUrl, `/v1/caption-templates/${saved.body.id}`, {
+      token,
+      method: "PATCH",
+      json: { style: { fontFamily: "Playfair Display", animation: "typewriter", shadowRatio: 0.05, shadowColor: "#223344" } }
+    })
+    expect(moving.body.style).toMatchObject({ fontFamily: "Playfair Display", animation: "typewriter", shadowRatio: 0.05, shadowColor: "#223344" })
+    const wrongAnimation = await call(app.baseUrl, `/v1/caption-templates/${saved.body.id}`, {
+      token,
+      method: "PATCH",
+      json: { style: { animation: "wobble" } }
+    })
+    expect(wrongAnimation.status).toBe(400)
+    expect(wrongAnimation.body.error.details.field).toBe("style.animation")
 
     const bad = await call(app.baseUrl, `/v1/caption-templates/${saved.body.id}`, {
       token,
@@ -102,5 +142,26 @@ describe("media links", () => {
     expect(expired.status).toBe(410)
     expect(await expired.json()).toMatchObject({ error: { code: "expired" } })
     expect((await fetch(fileUrl(app.baseUrl, file))).status).toBe(200)
+  })
+})
+
+describe("hook and platform at create", () => {
+  it("are taken by every create that burns captions, and refused with a 400 naming the field", async () => {
+    for (const [json, field] of [
+      [{ hook: { text: "" } }, "hook.text"],
+      [{ hook: { text: "x".repeat(101) } }, "hook.text"],
+      [{ hook: { seconds: 2 } }, "hook.text"],
+      [{ platform: "myspace" }, "platform"]
+    ] as const) {
+      const refused = await call(app.baseUrl, "/v1/caption-videos", { token, json: { url: "https://media.example.com/a.mp4", ...json } })
+      expect(refused.status).toBe(400)
+      expect(refused.body.error.details.field).toBe(field)
+      const ai = await call(app.baseUrl, "/v1/ai-videos", { token, json: { script: "A short script.", ...json } })
+      expect(ai.status).toBe(400)
+      expect(ai.body.error.details.field).toBe(field)
+    }
+    const look = { hook: { text: "Watch to the end", seconds: 2 }, platform: "reels" }
+    expect((await call(app.baseUrl, "/v1/caption-videos", { token, json: { url: "https://media.example.com/a.mp4", ...look } })).status).toBe(200)
+    expect((await call(app.baseUrl, "/v1/quiz-videos", { token, json: { questions: [{ question: "Two plus two?", answers: ["3", "4"], correct: 1 }], captions: true, ...look } })).status).toBe(200)
   })
 })

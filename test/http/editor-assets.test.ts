@@ -2,7 +2,9 @@
 // the caption fonts, with their types, revalidation by ETag, and 404 for anything else.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readFile } from "node:fs/promises"
-import { CAPTION_FONT_FILES, editorAssetUrls } from "../../adapters/editor/editor-assets.ts"
+import { editorAssetUrls } from "../../adapters/editor/editor-assets.ts"
+import { CAPTION_FONT_FILES, CJK_FALLBACK_FONT } from "../../adapters/media/caption-fonts.ts"
+import { CAPTION_FONT_FAMILIES } from "../../domain/caption-fonts.ts"
 import { startApp, type TestApp } from "../support/app.ts"
 
 describe("editor assets", () => {
@@ -22,7 +24,7 @@ describe("editor assets", () => {
       [editorAssetUrls.workerUrl, "text/javascript; charset=utf-8"],
       [editorAssetUrls.wasmUrl, "application/wasm"],
       [editorAssetUrls.modernWasmUrl, "application/wasm"],
-      ...editorAssetUrls.fonts.map((font) => [font, "font/ttf"] as const)
+      ...[...Object.values(editorAssetUrls.fonts).flat(), editorAssetUrls.cjkFallback.url].map((font) => [font, "font/ttf"] as const)
     ]
     for (const [path, type] of expected) {
       const response = await get(path)
@@ -37,10 +39,20 @@ describe("editor assets", () => {
     }
   })
 
-  it("serves the very font files it names", async () => {
-    for (const [k, file] of CAPTION_FONT_FILES.entries()) {
-      const served = Buffer.from(await (await get(editorAssetUrls.fonts[k]!)).arrayBuffer())
-      expect(served.equals(await readFile(file))).toBe(true)
+  it("serves the very font files the export draws with, each family's under its name", async () => {
+    expect(Object.keys(editorAssetUrls.fonts)).toEqual(CAPTION_FONT_FAMILIES.map((f) => f.family))
+    const pairs = [
+      ...CAPTION_FONT_FAMILIES.flatMap(({ family, weights }) => {
+        const urls = editorAssetUrls.fonts[family] ?? []
+        const files = CAPTION_FONT_FILES.filter((file) => file.family === family)
+        expect([family, urls.length, files.length]).toEqual([family, weights.length, weights.length])
+        return files.map(({ path }, k) => [urls[k]!, path] as const)
+      }),
+      [editorAssetUrls.cjkFallback.url, CJK_FALLBACK_FONT.path] as const
+    ]
+    for (const [url, file] of pairs) {
+      const served = Buffer.from(await (await get(url)).arrayBuffer())
+      expect([url, served.equals(await readFile(file))]).toEqual([url, true])
     }
   })
 

@@ -175,8 +175,11 @@ describe("assSubtitles", () => {
     const hostile = ["\\N{\\b1}", "{\\pos(0,0)}", "a,b", "line\nbreak\r\n[Events]", "-->", "<b>", "&amp;"]
     const words = hostile.map((text, i) => ({ text, start: 1 + i * 0.5, end: 1.4 + i * 0.5 }))
     const family = "Arial,1\n[Events]\nDialogue: 0,0:00:00.00,9:00:00.00,Caption,,0,0,0,,{\\fs200}owned"
-    for (const highlight of ["none", "word-pop", "karaoke-fill", "box-word"] as const) {
-      const style = { ...boldPop, uppercase: false, highlight, fontFamily: family }
+    const animations = ["none", "pop", "bounce", "slide-up", "fade", "typewriter", "glow-pulse", "shake"] as const
+    for (const [k, highlight] of (["none", "word-pop", "karaoke-fill", "box-word"] as const).entries()) {
+      // each highlight with two of the animations (typewriter splits words into letters)
+      for (const animation of [animations[k]!, animations[k + 4]!]) {
+      const style = { ...boldPop, uppercase: false, highlight, animation, fontFamily: family }
       const ass = render([page(words)], style)
       const lines = ass.split("\n")
       const expected = { none: 1, "word-pop": 7, "karaoke-fill": 1, "box-word": 8 }[highlight]
@@ -186,11 +189,88 @@ describe("assSubtitles", () => {
       expect(styleFields(ass, "Caption").Fontname).toBe("Arial 1 [Events] Dialogue: 0 0:00:00.00 9:00:00.00 Caption  0 0 0  {\\fs200}owned")
       for (const event of events(ass)) {
         // no override block but the writer's own, and no escape a word formed
-        expect(event.text.replace(/\\[{}]/g, "")).toMatch(/^([^{}]|\{(\\(kf?|c|fscx|fscy|alpha|blur)[^\\}]*)+\})*$/)
+        expect(event.text.replace(/\\[{}]/g, "")).toMatch(/^([^{}]|\{(\\(kf?|c|3c|fscx|fscy|alpha|blur|bord|frz|fad|move|t)[^\\}]*)+\})*$/)
         expect(event.text).not.toMatch(/\\[Nnh](?!\u2060)/)
         expect(visible(event.text)).toBe(hostile.join(" ").replace("\nbreak\r\n", " break "))
       }
+      }
     }
+  })
+
+  it("fade: a page fades in where its first event starts and out where its last one ends", () => {
+    const words = timed("fade me in", 1, 0.5)
+    const list = events(render([page(words)], { ...boldPop, animation: "fade" }))
+    expect(list).toHaveLength(3)
+    expect(list.map((e) => /\\fad\((\d+),(\d+)\)/.exec(e.text)?.slice(1).map(Number) ?? null)).toEqual([[180, 0], null, [0, 140]])
+  })
+
+  it("slide-up: the page's first event rises into the block's place, which the margins would give", () => {
+    const style: CaptionStyle = { ...boldPop, animation: "slide-up", position: "bottom", marginRatio: 0.1 }
+    const list = events(render([page(timed("rise up now", 1, 0.5))], style))
+    expect(list[0]!.text).toMatch(/^\{\\move\(180,602,180,576,0,180\)\\fad\(180,0\)\}/)
+    list.slice(1).forEach((e) => expect(e.text).not.toContain("\\move"))
+  })
+
+  it("typewriter: each letter of a word appears in turn from the word's start; words said before the event show whole", () => {
+    const style: CaptionStyle = { ...styleOf(-3), animation: "typewriter" }
+    const words: ReadonlyArray<TimedWord> = [{ text: "abc", start: 1, end: 1.3 }, { text: "de", start: 1.5, end: 2 }]
+    const [event] = events(render([page(words)], style))
+    const appear = [...event!.text.matchAll(/\{\\alpha&HFF&\\t\((\d+),(\d+),\\alpha&H00&\)\}(.)/g)].map((m) => [m[3], Number(m[1])])
+    // abc: 3 letters over 70% of 300 ms, at most 45 ms apart; de from 500 ms
+    expect(appear).toEqual([["a", 0], ["b", 45], ["c", 90], ["d", 500], ["e", 545]])
+    expect(visible(event!.text)).toBe("abc de")
+    const popped = events(render([page(words)], { ...boldPop, uppercase: false, animation: "typewriter" }))
+    expect(popped[1]!.text.startsWith("{\\alpha&H00&}abc")).toBe(true)
+  })
+
+  it("pop hides a word until it is said, then scales it in to its highlight size; bounce, shake and glow-pulse start as the word does", () => {
+    const words = timed("one two", 1, 0.5)
+    const pop = events(render([page(words)], { ...boldPop, animation: "pop" }))
+    expect(pop[0]!.text).toContain("\\alpha&HFF&\\t(0,1,\\alpha&H00&)\\fscx56\\fscy56\\t(0,98,\\fscx123\\fscy123)\\t(98,140,\\fscx112\\fscy112)}ONE")
+    expect(pop[0]!.text).toContain("\\t(500,501,\\alpha&H00&)")
+    expect(pop[1]!.text).toContain("{\\alpha&H00&\\fscx100\\fscy100}ONE")
+    for (const animation of ["bounce", "shake", "glow-pulse"] as const) {
+      const [first] = events(render([page(words)], { ...boldPop, animation }))
+      expect(first!.text).toMatch(/\\t\(0,\d+,/)
+    }
+  })
+
+  it("draws a drop shadow at 60% opacity in its colour, or none", () => {
+    const shadowed = styleFields(render([], { ...boldPop, shadowRatio: 0.1, shadowColor: "#102030" }), "Caption")
+    expect(Number(shadowed.Shadow)).toBeCloseTo(0.1 * Number(shadowed.Fontsize), 1)
+    expect(shadowed.BackColour).toBe("&H66302010")
+    const plain = styleFields(render([], boldPop), "Caption")
+    expect(plain.Shadow).toBe("0")
+    expect(plain.BackColour).toBe(plain.OutlineColour)
+  })
+
+  it("draws a hook on top of the captions for its seconds, in the template's font and colours, larger, escaped", () => {
+    const style = styleOf(-7)
+    const ass = assSubtitles({ pages: [page(timed("after the hook"))], style, width: 1080, height: 1920, format: "standard", hook: { text: "{\\b1}Big news", seconds: 2.5 } })
+    const hook = styleFields(ass, "Hook")
+    expect(hook.Fontname).toBe("Montserrat")
+    expect(hook.Alignment).toBe("8")
+    expect(Number(hook.Fontsize)).toBe(Math.round(1920 * Math.max(0.05, style.fontSizeRatio * 1.3)))
+    expect(hook.PrimaryColour).toBe(assColour(style.textColor))
+    const [event] = events(ass).filter((e) => e.style === "Hook")
+    expect(event).toMatchObject({ layer: 2, start: 0, end: 2.5 })
+    expect(visible(event!.text)).toBe("{\\B1}BIG NEWS")
+    expect(render([page(timed("no hook"))], style)).not.toContain("Style: Hook")
+  })
+
+  it("keeps a portrait frame's captions and hook clear of the app's overlays; a landscape frame is left as it is", () => {
+    const bottom: CaptionStyle = { ...boldPop, position: "bottom", marginRatio: 0.05 }
+    const at = (platform: "tiktok" | "none", width: number, height: number) =>
+      styleFields(assSubtitles({ pages: [], style: bottom, width, height, format: "standard", platform, hook: { text: "Hi", seconds: 1 } }), "Caption")
+    const tiktok = at("tiktok", 1080, 1920)
+    // TikTok's description band is the bottom 24%, its buttons the right 12.5%
+    expect(Number(tiktok.MarginV)).toBe(Math.round(1920 * (0.24 + 0.015)))
+    expect(Number(tiktok.MarginR)).toBe(Math.round(1080 * (0.125 + 0.015)))
+    expect(Number(tiktok.MarginL)).toBe(Math.round(1080 * 0.06))
+    expect(at("none", 1080, 1920)).toMatchObject({ MarginV: String(Math.round(1920 * 0.05)), MarginR: String(Math.round(1080 * 0.06)) })
+    expect(at("tiktok", 1920, 1080)).toEqual(at("none", 1920, 1080))
+    const hook = styleFields(assSubtitles({ pages: [], style: bottom, width: 1080, height: 1920, format: "standard", platform: "reels", hook: { text: "Hi", seconds: 1 } }), "Hook")
+    expect(Number(hook.MarginV)).toBe(Math.round(1920 * (0.11 + 0.015)))
   })
 
   it("keeps a page up until the next one when the gap is short, and leaves a long silence empty", () => {

@@ -6,6 +6,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { UndecodableRow } from "../../adapters/postgres/pg-rows.ts"
+import { NO_EDITS } from "../../domain/caption-edits.ts"
 import { BUILT_IN_TEMPLATES } from "../../domain/captions.ts"
 import { CaptionRemovalStore } from "../../domain/ports/caption-removal-store.ts"
 import { Ledger } from "../../domain/ports/ledger.ts"
@@ -108,7 +109,7 @@ describe.skipIf(postgresSkipReason !== undefined)("PostgreSQL row decoding", () 
       const video = aVideo(randomUUID())
       yield* videos.insert(video)
       yield* videos.saveWords(video.id, [{ text: "Hi", start: 0, end: 0.5 }])
-      yield* videos.saveCaptionEdits(video.id, { revision: 1, lineStarts: [0], style: { bold: true } })
+      yield* videos.saveCaptionEdits(video.id, { ...NO_EDITS, revision: 1, lineStarts: [0], style: { bold: true } })
 
       // These reads select no id column: the message names the table alone.
       yield* sql`UPDATE video_words SET words = '[{"text": "Hi", "start": 0}]' WHERE video_id = ${video.id}`

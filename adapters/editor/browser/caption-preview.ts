@@ -15,6 +15,12 @@ export interface CaptionPreview {
 /** A script with no events, until the first track arrives. */
 const EMPTY_TRACK = "[Script Info]\nScriptType: v4.00+\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
 
+/** The Fontname (second field) of each `Style:` line, lower-cased as libass compares them. */
+const styleFamilies = (ass: string): ReadonlyArray<string> =>
+  [...ass.matchAll(/^Style:[^,\n]*,([^,\n]*)/gm)].map((match) => (match[1] ?? "").trim().toLowerCase())
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
+
 /**
  * Puts the preview canvas right after `video`, sized and placed over its picture (the video's
  * parent should be positioned, e.g. `position: relative`).
@@ -25,18 +31,47 @@ export const createCaptionPreview = async (options: {
   readonly ass?: string
 }): Promise<CaptionPreview> => {
   const { video, assets } = options
+  const fontsOf = new Map(Object.entries(assets.fonts).map(([family, urls]) => [family.toLowerCase(), urls]))
+  /** The font files a script draws with, by family (and the CJK fallback when its text has CJK). */
+  const fontsFor = (ass: string): ReadonlyArray<readonly [string, ReadonlyArray<string>]> => [
+    ...styleFamilies(ass).flatMap((family) => {
+      const urls = fontsOf.get(family)
+      return urls === undefined ? [] : [[family, urls] as const]
+    }),
+    // The families have no CJK glyphs: the server's fontconfig falls back to this file for them.
+    ...(CJK.test(ass) ? [[assets.cjkFallback.family.toLowerCase(), [assets.cjkFallback.url]] as const] : [])
+  ]
+  /**
+   * libass in wasm has no fontconfig to find another font for a glyph the family lacks: it tries only
+   * the default family. So a script with CJK text gets the CJK fallback as its default family (a family
+   * no file provides then stands in as that font, not as DejaVu Sans as on the server).
+   */
+  const defaultFamilyFor = (ass: string) => CJK.test(ass) ? assets.cjkFallback.family : assets.defaultFont
+  const initial = new Map([[assets.defaultFont.toLowerCase(), fontsOf.get(assets.defaultFont.toLowerCase()) ?? []], ...fontsFor(options.ass ?? "")])
+  let defaultFamily = defaultFamilyFor(options.ass ?? "")
   const jassub = new JASSUB({
     video,
     subContent: options.ass ?? EMPTY_TRACK,
     workerUrl: assets.workerUrl,
     wasmUrl: assets.wasmUrl,
     modernWasmUrl: assets.modernWasmUrl,
-    fonts: [...assets.fonts],
+    fonts: [...initial.values()].flat(),
     availableFonts: {},
-    defaultFont: assets.defaultFont,
+    defaultFont: defaultFamily,
     queryFonts: false
   })
   await jassub.ready
+
+  // A family's files are fetched once, when a script first names it, and before that script is set:
+  // libass picks its fonts as the track is drawn, so the first frame already has the right ones.
+  const loading = new Map<string, Promise<unknown>>([...initial.keys()].map((key) => [key, Promise.resolve()]))
+  const loadFontsFor = (ass: string) => Promise.all(fontsFor(ass).map(([key, urls]) => {
+    const known = loading.get(key)
+    if (known !== undefined) return known
+    const added = jassub.renderer.addFonts([...urls])
+    loading.set(key, added)
+    return added
+  }))
 
   const renderNow = async () => {
     // A draw in flight would swallow this request and resolve early: let it finish first.
@@ -54,6 +89,12 @@ export const createCaptionPreview = async (options: {
 
   return {
     setTrack: async (ass) => {
+      await loadFontsFor(ass)
+      const family = defaultFamilyFor(ass)
+      if (family !== defaultFamily) {
+        await jassub.renderer.setDefaultFont(family)
+        defaultFamily = family
+      }
       await jassub.renderer.setTrack(ass)
       if (video.paused) await renderNow()
     },

@@ -4,7 +4,10 @@
 // after the last change, and exports through the render operation, showing its progress and mp4.
 import { Either } from "effect"
 import { checkWords, type StyleAdjustments } from "../../../domain/caption-edits.ts"
-import { type CaptionStyle, placementOf } from "../../../domain/captions.ts"
+import { CAPTION_FONT_FAMILIES } from "../../../domain/caption-fonts.ts"
+import { HOOK_DEFAULT_SECONDS } from "../../../domain/caption-hook.ts"
+import { type CaptionAnimation, type CaptionStyle, placementOf } from "../../../domain/captions.ts"
+import { type Platform, PLATFORM_NAMES, type SafeZone, zonesOver } from "../../../domain/safe-zones.ts"
 import type { EditorBootstrap, EditorCaptions, EditorTemplate, EditorVideo } from "../editor-contract.ts"
 import { autosave, type SaveState } from "./autosave.ts"
 import type { CaptionPreview } from "./caption-preview.ts"
@@ -21,6 +24,8 @@ import {
   removeWord,
   renderDocument,
   retimeWord,
+  setHook,
+  setPlatform,
   setWordText,
   splitLineBefore,
   swapTemplate,
@@ -37,7 +42,9 @@ const documentOf = (captions: EditorCaptions): EditorDocument => ({
   words: captions.words,
   lineStarts: captions.lineStarts,
   templateId: captions.templateId,
-  adjustments: captions.adjustments
+  adjustments: captions.adjustments,
+  hook: captions.hook,
+  platform: captions.platform
 })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -45,6 +52,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const ui = {
   player: byId("player", HTMLDivElement),
   video: byId("player-video", HTMLVideoElement),
+  safeZones: byId("safe-zones", HTMLDivElement),
   play: byId("play", HTMLButtonElement),
   clock: byId("clock", HTMLSpanElement),
   undo: byId("undo", HTMLButtonElement),
@@ -77,8 +85,13 @@ const ui = {
   highlightColor: byId("highlight-color", HTMLInputElement),
   outlineColor: byId("outline-color", HTMLInputElement),
   highlight: byId("highlight", HTMLSelectElement),
+  animation: byId("animation", HTMLSelectElement),
   uppercase: byId("uppercase", HTMLInputElement),
   bold: byId("bold", HTMLInputElement),
+  hookText: byId("hook-text", HTMLInputElement),
+  hookSeconds: byId("hook-seconds", HTMLInputElement),
+  platform: byId("platform", HTMLSelectElement),
+  zoneWarning: byId("zone-warning", HTMLParagraphElement),
   templateName: byId("template-name", HTMLInputElement),
   saveTemplate: byId("save-template", HTMLButtonElement),
   templateError: byId("template-error", HTMLParagraphElement),
@@ -269,7 +282,11 @@ const commit = (next: EditorDocument) => {
 }
 
 /** A document shown in the preview only, while a drag or a slider is still moving. */
-const previewOnly = (doc: EditorDocument) => showTrack(render(doc).ass)
+const previewOnly = (doc: EditorDocument) => {
+  const shown = render(doc)
+  showTrack(shown.ass)
+  warnOfZones(doc.platform, shown.entered)
+}
 
 const travel = (step: typeof undo) => {
   if (busy()) return
@@ -419,12 +436,63 @@ colour(ui.outlineColor, "outlineColor")
 ui.position.addEventListener("change", () => adjust({ position: ui.position.value as CaptionStyle["position"] }, true))
 ui.font.addEventListener("change", () => adjust({ fontFamily: ui.font.value }, true))
 ui.highlight.addEventListener("change", () => adjust({ highlight: ui.highlight.value as CaptionStyle["highlight"] }, true))
+ui.animation.addEventListener("change", () => adjust({ animation: ui.animation.value as CaptionAnimation }, true))
 ui.uppercase.addEventListener("change", () => adjust({ uppercase: ui.uppercase.checked }, true))
 ui.bold.addEventListener("change", () => adjust({ bold: ui.bold.checked }, true))
 ui.template.addEventListener("change", () => {
   const id = Number(ui.template.value)
   commit(swapTemplate(history.present, id, templateStyle(id)))
 })
+
+// --- Hook and platform: typing previews, and leaving the field (or Enter) makes one undo step.
+
+const typedHook = () => setHook(history.present, ui.hookText.value, ui.hookSeconds.valueAsNumber)
+
+/** The hook's fields as the document has it (the seconds wait, off, until there is a hook). */
+const showHook = () => {
+  const { hook } = history.present
+  ui.hookText.value = hook?.text ?? ""
+  ui.hookSeconds.value = String(hook?.seconds ?? HOOK_DEFAULT_SECONDS)
+  ui.hookSeconds.disabled = hook === null
+}
+
+for (const input of [ui.hookText, ui.hookSeconds]) {
+  input.addEventListener("input", () => previewOnly(typedHook()))
+  input.addEventListener("change", () => {
+    commit(typedHook())
+    // What was typed as it is kept: trimmed, its seconds in range (and unchanged when it changed nothing).
+    showHook()
+  })
+}
+ui.platform.addEventListener("change", () => commit(setPlatform(history.present, ui.platform.value as Platform)))
+
+/** Says which of the platform's zones the captions reach into where they are placed. */
+const warnOfZones = (platform: Platform, entered: ReadonlyArray<SafeZone>) => {
+  ui.zoneWarning.textContent = entered.length === 0
+    ? ""
+    : `The captions reach into ${PLATFORM_NAMES[platform]}'s ${entered.map((zone) => zone.label).join("; ")}: the export moves them clear of ${entered.length === 1 ? "it" : "them"}.`
+}
+
+let zonesDrawn: Platform | null = null
+
+/** The platform's zones over the picture (portrait videos only), and the warning for the block. */
+const syncZones = () => {
+  const { platform } = history.present
+  warnOfZones(platform, rendering.entered)
+  if (platform === zonesDrawn) return
+  zonesDrawn = platform
+  const zones = zonesOver(platform, shape.width, shape.height)
+  const fraction = (n: number) => `${n * 100}%`
+  ui.safeZones.hidden = zones.length === 0
+  ui.safeZones.setAttribute("aria-label", `Where ${PLATFORM_NAMES[platform]} draws its interface`)
+  ui.safeZones.replaceChildren(...zones.map((zone) => {
+    const node = element("div", { className: "zone", title: zone.label, textContent: zone.label })
+    node.setAttribute("role", "img")
+    node.setAttribute("aria-label", zone.label)
+    Object.assign(node.style, { left: fraction(zone.x), top: fraction(zone.y), width: fraction(zone.width), height: fraction(zone.height) })
+    return node
+  }))
+}
 
 const fillTemplates = () => {
   const group = (label: string, list: ReadonlyArray<EditorTemplate>) => {
@@ -437,9 +505,9 @@ const fillTemplates = () => {
   ui.template.replaceChildren(group("Built-in", templates.filter((t) => t.builtIn)), ...(own.length > 0 ? [group("This workspace", own)] : []))
 }
 
-/** The caption fonts the service ships, and any family a template names (the server stands one in for it). */
+/** The caption fonts the service ships, and any other family a template names (the server stands one in for it). */
 const fillFonts = () => {
-  const families = [...new Set([bootstrap.preview.defaultFont, ...templates.map((t) => t.style.fontFamily), rendering.chosen.fontFamily])]
+  const families = [...new Set([...CAPTION_FONT_FAMILIES.map((f) => f.family), ...templates.map((t) => t.style.fontFamily), rendering.chosen.fontFamily])]
   ui.font.replaceChildren(...families.map((family) => Object.assign(element("option", { textContent: family }), { value: family })))
 }
 
@@ -496,8 +564,13 @@ const syncStyle = () => {
   ui.highlightColor.value = style.highlightColor.toLowerCase()
   ui.outlineColor.value = style.outlineColor.toLowerCase()
   ui.highlight.value = style.highlight
+  ui.animation.value = style.animation ?? "none"
   ui.uppercase.checked = style.uppercase
   ui.bold.checked = style.bold
+  // A field being typed in keeps what is typed (a save that comes back redraws the editor meanwhile).
+  if (document.activeElement !== ui.hookText && document.activeElement !== ui.hookSeconds) showHook()
+  ui.platform.value = history.present.platform
+  syncZones()
 }
 
 const syncLock = () => {

@@ -1,6 +1,6 @@
-// What the web editor edits (words, line breaks, template, style adjustments) and every edit as a
-// function from one document to the next, so undo only has to keep the old ones. Pure: it runs in
-// the page, and in Node for tests.
+// What the web editor edits (words, line breaks, template, style adjustments, hook, platform) and
+// every edit as a function from one document to the next, so undo only has to keep the old ones.
+// Pure: it runs in the page, and in Node for tests.
 import {
   adjustedStyle,
   lineStartsOf,
@@ -9,8 +9,10 @@ import {
   splitSpacedWords,
   type StyleAdjustments
 } from "../../../domain/caption-edits.ts"
-import { type CaptionPage, type CaptionStyle, layoutCaptions, layoutRulesOf, type TimedWord } from "../../../domain/captions.ts"
+import { type CaptionHook, HOOK_DEFAULT_SECONDS, HOOK_MAX_CHARACTERS, HOOK_SECONDS } from "../../../domain/caption-hook.ts"
+import { type CaptionPage, type CaptionStyle, layoutCaptions, layoutRulesOf, placementOf, type TimedWord } from "../../../domain/captions.ts"
 import { captionStyleFor } from "../../../domain/generated-project.ts"
+import { type Platform, type SafeZone, zonesEntered } from "../../../domain/safe-zones.ts"
 import type { VideoKind } from "../../../domain/video.ts"
 import { assSubtitles } from "../../media/ass-subtitles.ts"
 
@@ -19,6 +21,8 @@ export interface EditorDocument {
   readonly lineStarts: ReadonlyArray<number> | null
   readonly templateId: number
   readonly adjustments: StyleAdjustments
+  readonly hook: CaptionHook | null
+  readonly platform: Platform
 }
 
 /** What a document looks like: the style the controls show, the pages and the script the export burns. */
@@ -27,6 +31,8 @@ export interface Rendering {
   readonly chosen: CaptionStyle
   readonly pages: ReadonlyArray<CaptionPage>
   readonly ass: string
+  /** The platform's zones the block reaches into where the person placed it: the export moves it clear of them. */
+  readonly entered: ReadonlyArray<SafeZone>
 }
 
 /** The video the captions are drawn over. */
@@ -41,7 +47,13 @@ export const renderDocument = (doc: EditorDocument, template: CaptionStyle, vide
   const chosen = adjustedStyle(template, doc.adjustments)
   const style = captionStyleFor(video.kind as VideoKind, chosen)
   const pages = layoutCaptions(doc.words, layoutRulesOf(style), doc.lineStarts)
-  return { chosen, pages, ass: assSubtitles({ pages, style, width: video.width, height: video.height, format: "standard" }) }
+  const { width, height } = video
+  return {
+    chosen,
+    pages,
+    ass: assSubtitles({ pages, style, width, height, format: "standard", hook: doc.hook, platform: doc.platform }),
+    entered: zonesEntered({ ...style, ...placementOf(style) }, doc.platform, width, height)
+  }
 }
 
 /** The shortest a word may be dragged to on the timeline. */
@@ -152,6 +164,22 @@ export const swapTemplate = (doc: EditorDocument, templateId: number, template: 
   const kept = Object.fromEntries(PLACEMENT.flatMap((key) => (doc.adjustments[key] === undefined ? [] : [[key, doc.adjustments[key]]])))
   return adjustStyle({ ...doc, templateId, adjustments: {} }, template, kept)
 }
+
+/**
+ * The hook as typed: blank text removes it; otherwise trimmed and cut as the server keeps it, its
+ * seconds held within their range (a cleared field gives the default), so what is saved is what is shown.
+ */
+export const setHook = (doc: EditorDocument, text: string, seconds: number): EditorDocument => {
+  const trimmed = text.trim().slice(0, HOOK_MAX_CHARACTERS).trim()
+  const hook = trimmed === ""
+    ? null
+    : { text: trimmed, seconds: Number.isFinite(seconds) ? clamp(seconds, [HOOK_SECONDS.min, HOOK_SECONDS.max]) : HOOK_DEFAULT_SECONDS }
+  const same = hook === null ? doc.hook === null : doc.hook !== null && hook.text === doc.hook.text && hook.seconds === doc.hook.seconds
+  return same ? doc : { ...doc, hook }
+}
+
+export const setPlatform = (doc: EditorDocument, platform: Platform): EditorDocument =>
+  platform === doc.platform ? doc : { ...doc, platform }
 
 /** The word being spoken at `seconds`, if any: a binary search over the words, which are in order. */
 export const wordAt = (words: ReadonlyArray<TimedWord>, seconds: number): number | null => {

@@ -5,6 +5,7 @@ import { TemplateStore } from "../../../domain/ports/template-store.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { nowIso } from "../../kernel/now.ts"
 import { operation } from "../../kernel/operation.ts"
+import { ServiceConfig } from "../../kernel/service-config.ts"
 import { CaptionTemplateObject, present, StyleChanges, TemplateName } from "./parts/caption-template-object.ts"
 import { findTemplate } from "./parts/resolve-template.ts"
 
@@ -45,6 +46,6 @@ export const createCaptionTemplate = operation({
         createdAt: yield* nowIso
       }
       yield* store.insert(template)
-      return present(template)
+      return present((yield* ServiceConfig).baseUrl)(template)
     }).pipe(Effect.withSpan("createCaptionTemplate"))
 })

@@ -3,6 +3,7 @@ import { BUILT_IN_TEMPLATES } from "../../../domain/captions.ts"
 import { TemplateStore } from "../../../domain/ports/template-store.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
+import { ServiceConfig } from "../../kernel/service-config.ts"
 import { ListEnvelope } from "../../shared/list-envelope.ts"
 import { CaptionTemplateObject, present } from "./parts/caption-template-object.ts"
 
@@ -23,6 +24,6 @@ export const listCaptionTemplates = operation({
     Effect.gen(function*() {
       const workspace = yield* CurrentWorkspace
       const saved = yield* (yield* TemplateStore).list(workspace.id)
-      return { data: [...BUILT_IN_TEMPLATES, ...saved].map(present), nextCursor: null }
+      return { data: [...BUILT_IN_TEMPLATES, ...saved].map(present((yield* ServiceConfig).baseUrl)), nextCursor: null }
     }).pipe(Effect.withSpan("listCaptionTemplates"))
 })

@@ -3,6 +3,7 @@ import { NotFound } from "../../../domain/errors.ts"
 import { TemplateStore } from "../../../domain/ports/template-store.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
+import { ServiceConfig } from "../../kernel/service-config.ts"
 import { CaptionTemplateObject, present, SavedTemplateId, StyleChanges, TemplateName } from "./parts/caption-template-object.ts"
 
 
@@ -31,6 +32,6 @@ export const updateCaptionTemplate = operation({
       )
       const next = { ...current, name: name ?? current.name, style: { ...current.style, ...style } }
       yield* store.update(next)
-      return present(next)
+      return present((yield* ServiceConfig).baseUrl)(next)
     }).pipe(Effect.withSpan("updateCaptionTemplate"))
 })

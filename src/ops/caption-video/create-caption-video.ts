@@ -17,6 +17,7 @@ import { startWork } from "../../kernel/start-work.ts"
 import { videoWork } from "../../kernel/video-work.ts"
 import { resolveTemplate } from "../caption-templates/parts/resolve-template.ts"
 import { renderAtCreate } from "../render/parts/render-at-create.ts"
+import { CaptionLookFields, type CaptionLookRequest, saveCaptionLook } from "../../shared/captions/caption-look-fields.ts"
 import { requireSource } from "../../shared/media/require-source.ts"
 import { storeFile } from "../../shared/media/store-file.ts"
 import { getVideo } from "../videos/get-video.ts"
@@ -36,7 +37,8 @@ export const CaptionVideoFields = {
   }),
   webhookUrl: Schema.optional(WebhookUrl),
   language: Schema.optional(Language),
-  transcript: Schema.optional(Transcript)
+  transcript: Schema.optional(Transcript),
+  ...CaptionLookFields
 }
 
 export const CreatedVideo = Schema.Struct({
@@ -51,7 +53,7 @@ export type CaptionSource =
   | { readonly _tag: "Url"; readonly url: string }
   | { readonly _tag: "Upload"; readonly path: string; readonly name: string; readonly contentType: string }
 
-export interface CaptionVideoRequest {
+export interface CaptionVideoRequest extends CaptionLookRequest {
   readonly source: CaptionSource
   readonly templateId?: number | undefined
   readonly render?: RenderOptions | undefined
@@ -109,7 +111,7 @@ export const startCaptionVideo = (request: CaptionVideoRequest) =>
         return {
           record: video,
           job: { type: GenerateCaptions, payload: { videoId: video.id }, dedupeKey: generationJobKey(video.id) },
-          alongside: (yield* WorkspaceStore).update({ ...workspace, lastTemplateId: template.id })
+          alongside: Effect.zipRight((yield* WorkspaceStore).update({ ...workspace, lastTemplateId: template.id }), saveCaptionLook(video.id, request))
         }
       })
   }).pipe(Effect.flatMap(createdVideo), Effect.withSpan("createCaptionVideo"))

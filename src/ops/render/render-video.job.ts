@@ -51,7 +51,8 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
         return yield* Effect.dieMessage(`video ${videoId} was generated without its source facts`)
       }
       yield* chargeRender(video, options.frameRate)
-      const { words, pages, style } = yield* captionsToBurn(video)
+      const { words, pages, style, edits } = yield* captionsToBurn(video)
+      const captions = { pages, style, hook: edits.hook, platform: edits.platform }
       const media = yield* MediaEngine
       const output = `${dir}/video.mp4`
       const fraction = { latest: 0 }
@@ -65,7 +66,7 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
         ? media.burnCaptions({
           input: yield* localSource(video, dir),
           output,
-          captions: { pages, style },
+          captions,
           format: options.format,
           frameRate: options.frameRate,
           width,
@@ -77,7 +78,7 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
             video,
             project: yield* videos.getProject(videoId).pipe(Effect.map(Option.getOrThrow)),
             words,
-            captions: { pages, style },
+            captions,
             options,
             dir
           }),

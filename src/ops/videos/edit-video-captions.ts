@@ -11,10 +11,12 @@ import {
   splitSpacedWords,
   StyleAdjustments
 } from "../../../domain/caption-edits.ts"
+import { CaptionHook } from "../../../domain/caption-hook.ts"
 import { TimedWord } from "../../../domain/captions.ts"
 import { Conflict, InvalidInput, NotFound } from "../../../domain/errors.ts"
 import { Transactor } from "../../../domain/ports/transactor.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
+import { Platform } from "../../../domain/safe-zones.ts"
 import { editRefusal, VideoId } from "../../../domain/video.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { nowIso } from "../../kernel/now.ts"
@@ -32,7 +34,7 @@ export const editVideoCaptions = operation({
   name: "editVideoCaptions",
   summary: "Edit a video's captions and style",
   description:
-    "Changes what the next render burns in, as the web editor does. `words` replaces the word list whole (fix a word's text, start or end; leave a word out to delete it; a word whose text holds spaces becomes that many words). Words whose text is new (retyped) are timed again by aligning them to the source's audio between the words around them; where that fails they keep the times sent (a split word shares its time by length). `lineStarts` sets where lines break (null: automatic). `templateId` swaps the template; `adjustments` replaces the style adjustments over it whole (`{}` clears them), e.g. `{\"position\": \"top\", \"marginRatio\": 0.15}` moves the block. Fields left out stay as they are; when `words` changes the number of words and `lineStarts` is left out, lines go back to automatic. Send `revision` (from the last answer) to have the edit refused with 409 if another edit was saved since. 409 while the video is being generated or exported, or after its media were deleted. An mp4 already rendered stays as it was until the video is rendered again. No webhook event is sent.",
+    "Changes what the next render burns in, as the web editor does. `words` replaces the word list whole (fix a word's text, start or end; leave a word out to delete it; a word whose text holds spaces becomes that many words). Words whose text is new (retyped) are timed again by aligning them to the source's audio between the words around them; where that fails they keep the times sent (a split word shares its time by length). `lineStarts` sets where lines break (null: automatic). `templateId` swaps the template; `adjustments` replaces the style adjustments over it whole (`{}` clears them), e.g. `{\"position\": \"top\", \"marginRatio\": 0.15}` moves the block. `hook` sets the title over the first seconds (null removes it); `platform` keeps captions and hook out of that app's overlays. Fields left out stay as they are; when `words` changes the number of words and `lineStarts` is left out, lines go back to automatic. Send `revision` (from the last answer) to have the edit refused with 409 if another edit was saved since. 409 while the video is being generated or exported, or after its media were deleted. An mp4 already rendered stays as it was until the video is rendered again. No webhook event is sent.",
   path: Schema.Struct({ id: VideoId }),
   payload: Schema.Struct({
     words: Schema.optional(Schema.Array(TimedWord).pipe(Schema.maxItems(MAX_WORDS))).annotations({
@@ -43,6 +45,8 @@ export const editVideoCaptions = operation({
       description: "A built-in template (negative id) or one of the workspace's saved templates (positive id)."
     }),
     adjustments: Schema.optional(StyleAdjustments),
+    hook: Schema.optional(Schema.NullOr(CaptionHook)).annotations({ description: "The hook title over the first seconds; null removes it." }),
+    platform: Schema.optional(Platform),
     revision: Schema.optional(Schema.Int.pipe(Schema.nonNegative())).annotations({
       description: "The revision the edit was made on; a newer one saved since makes this a 409."
     })
@@ -54,7 +58,7 @@ export const editVideoCaptions = operation({
   tool: "edit_captions",
   cli: "edit-captions",
   idempotent: false,
-  handle: ({ id, words, lineStarts, templateId, adjustments, revision }) =>
+  handle: ({ id, words, lineStarts, templateId, adjustments, hook, platform, revision }) =>
     Effect.gen(function*() {
       const workspace = yield* CurrentWorkspace
       const videos = yield* VideoStore
@@ -93,7 +97,13 @@ export const editVideoCaptions = operation({
           yield* videos.update({ ...video, templateId, updatedAt: yield* nowIso })
         }
         if (words !== undefined) yield* videos.saveWords(id, split.words)
-        yield* videos.saveCaptionEdits(id, { revision: edits.revision + 1, lineStarts: checkedStarts, style: adjustments ?? edits.style })
+        yield* videos.saveCaptionEdits(id, {
+          revision: edits.revision + 1,
+          lineStarts: checkedStarts,
+          style: adjustments ?? edits.style,
+          hook: hook === undefined ? edits.hook : hook,
+          platform: platform ?? edits.platform
+        })
       }))
       return yield* videoCaptions(id)
     }).pipe(Effect.withSpan("editVideoCaptions", { attributes: { videoId: id } }))

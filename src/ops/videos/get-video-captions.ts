@@ -1,11 +1,13 @@
 import { Effect, Option, Schema } from "effect"
 import { adjustedStyle, LineStarts, NO_EDITS, StyleAdjustments } from "../../../domain/caption-edits.ts"
+import { CaptionHook } from "../../../domain/caption-hook.ts"
 import { CaptionReadability, readabilityOf } from "../../../domain/caption-readability.ts"
 import { CaptionPage, CaptionStyle, layoutCaptions, layoutRulesOf, TimedWord, toSrt, toVtt } from "../../../domain/captions.ts"
 import { Conflict } from "../../../domain/errors.ts"
 import { Language } from "../../../domain/languages.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { captionStyleFor } from "../../../domain/generated-project.ts"
+import { Platform } from "../../../domain/safe-zones.ts"
 import { VideoId, type VideoRecord } from "../../../domain/video.ts"
 import { operation } from "../../kernel/operation.ts"
 import { templateForRender } from "../caption-templates/parts/resolve-template.ts"
@@ -24,6 +26,8 @@ export const VideoCaptions = Schema.Struct({
   lineStarts: LineStarts,
   adjustments: StyleAdjustments,
   style: CaptionStyle.annotations({ description: "The style the captions are burned in: the template's with the adjustments over it." }),
+  hook: Schema.NullOr(CaptionHook).annotations({ description: "The title over the first seconds; null when there is none." }),
+  platform: Platform,
   pages: Schema.Array(CaptionPage).annotations({ description: "Words grouped into lines and pages as they are burned in." }),
   readability: CaptionReadability,
   srt: Schema.String.annotations({ description: "The pages as SubRip text." }),
@@ -61,6 +65,8 @@ export const videoCaptions = (id: string) =>
       lineStarts: edits.lineStarts,
       adjustments: edits.style,
       style,
+      hook: edits.hook,
+      platform: edits.platform,
       pages,
       readability: readabilityOf(pages),
       srt: toSrt(pages),

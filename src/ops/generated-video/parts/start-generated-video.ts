@@ -13,6 +13,7 @@ import { createdVideo } from "../../../kernel/present-video.ts"
 import { newId, randomToken } from "../../../kernel/secrets.ts"
 import { startWork } from "../../../kernel/start-work.ts"
 import { videoWork } from "../../../kernel/video-work.ts"
+import { CaptionLookFields, type CaptionLookRequest, saveCaptionLook } from "../../../shared/captions/caption-look-fields.ts"
 import { resolveTemplate } from "../../caption-templates/parts/resolve-template.ts"
 import { renderAtCreate } from "../../render/parts/render-at-create.ts"
 import { chooseVoice } from "../../speech/parts/voices.ts"
@@ -24,7 +25,8 @@ export const GeneratedVideoFields = {
     description:
       "Export the mp4 as soon as the video is generated. `{}` takes the defaults. Left out: the video completes as an editable project without an mp4; call the render operation later."
   }),
-  webhookUrl: Schema.optional(WebhookUrl)
+  webhookUrl: Schema.optional(WebhookUrl),
+  ...CaptionLookFields
 }
 
 /** The fields every create from a script takes. */
@@ -34,7 +36,7 @@ export const ScriptVideoFields = {
   ...GeneratedVideoFields
 }
 
-export interface ScriptVideoRequest {
+export interface ScriptVideoRequest extends CaptionLookRequest {
   readonly script: string
   readonly voiceId?: string | undefined
   readonly templateId?: number | undefined
@@ -85,7 +87,11 @@ export const startGeneratedVideo = (
         return {
           record: video,
           job: { type: GenerateVideo, payload: { videoId: video.id }, dedupeKey: generationJobKey(video.id) },
-          alongside: Effect.zipRight(videos.saveProject(video.id, project), workspaces.update({ ...workspace, lastTemplateId: template.id }))
+          alongside: Effect.all([
+            videos.saveProject(video.id, project),
+            workspaces.update({ ...workspace, lastTemplateId: template.id }),
+            saveCaptionLook(video.id, request)
+          ], { discard: true })
         }
       })
   }).pipe(Effect.flatMap(createdVideo), Effect.withSpan("startGeneratedVideo", { attributes: { kind: shape.kind } }))

@@ -5,7 +5,7 @@
 // backdrop (on greenscreen, over green with nothing behind).
 import { readFile } from "node:fs/promises"
 import { Effect, Option } from "effect"
-import type { CaptionPage, CaptionStyle, TimedWord } from "../../../../domain/captions.ts"
+import type { CaptionTrack, TimedWord } from "../../../../domain/captions.ts"
 import { chatPlacement } from "../../../../domain/chat-placement.ts"
 import type {
   Backdrop,
@@ -178,7 +178,7 @@ export const generatedTimeline = (input: {
   readonly video: VideoRecord
   readonly project: GeneratedProject
   readonly words: ReadonlyArray<TimedWord>
-  readonly captions: { readonly pages: ReadonlyArray<CaptionPage>; readonly style: CaptionStyle }
+  readonly captions: CaptionTrack
   readonly options: RenderOptions
   readonly dir: string
 }) =>

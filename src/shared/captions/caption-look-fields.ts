@@ -1,0 +1,24 @@
+// What every create that burns captions takes besides the template: a hook title and the app whose
+// overlays the captions keep out of. Both are edits of the project from then on (PATCH .../captions).
+import { Effect, Schema } from "effect"
+import { NO_EDITS } from "../../../domain/caption-edits.ts"
+import { CaptionHook } from "../../../domain/caption-hook.ts"
+import { VideoStore } from "../../../domain/ports/video-store.ts"
+import { Platform } from "../../../domain/safe-zones.ts"
+
+export const CaptionLookFields = {
+  hook: Schema.optional(CaptionHook),
+  platform: Schema.optional(Platform)
+}
+
+export interface CaptionLookRequest {
+  readonly hook?: CaptionHook | undefined
+  readonly platform?: Platform | undefined
+}
+
+/** Saves the asked hook and platform as the project's first edits (revision 0), in the create's transaction. */
+export const saveCaptionLook = (videoId: string, request: CaptionLookRequest) =>
+  request.hook === undefined && request.platform === undefined
+    ? Effect.void
+    : Effect.flatMap(VideoStore, (videos) =>
+      videos.saveCaptionEdits(videoId, { ...NO_EDITS, hook: request.hook ?? null, platform: request.platform ?? "none" }))
