@@ -3,6 +3,7 @@
 // edits through these rules, and the export reads them.
 import { Either, Schema } from "effect"
 import { type CaptionPage, type CaptionStyle, PartialCaptionStyle, type TimedWord } from "./captions.ts"
+import type { EmphasisMode } from "./caption-emphasis.ts"
 import type { CaptionHook } from "./caption-hook.ts"
 import type { Platform } from "./safe-zones.ts"
 import { commonSubsequence } from "./script-alignment.ts"
@@ -26,9 +27,11 @@ export interface CaptionEdits {
   readonly hook: CaptionHook | null
   /** Whose interface overlays the captions and the hook keep out of. */
   readonly platform: Platform
+  /** Whether words are chosen for emphasis automatically (the words' own flags are what is drawn). */
+  readonly emphasis: EmphasisMode
 }
 
-export const NO_EDITS: CaptionEdits = { revision: 0, lineStarts: null, style: {}, hook: null, platform: "none" }
+export const NO_EDITS: CaptionEdits = { revision: 0, lineStarts: null, style: {}, hook: null, platform: "none", emphasis: "off" }
 
 /** The style captions are burned in: the template's, with the adjustments over it. */
 export const adjustedStyle = (template: CaptionStyle, adjustments: StyleAdjustments): CaptionStyle => ({ ...template, ...adjustments })

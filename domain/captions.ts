@@ -11,6 +11,10 @@ export const TimedWord = Schema.Struct({
   confidence: Schema.optional(Schema.Number.pipe(Schema.between(0, 1))).annotations({
     description:
       "How sure the recogniser was of the word, 0-1, where the engine reports it (pocketsphinx does). Absent for words a person typed or a transcript gave."
+  }),
+  emphasis: Schema.optional(Schema.Boolean).annotations({
+    description:
+      "true: drawn in the template's emphasis colour and size (chosen with `emphasis: auto`, or set by a person). Left out or false: drawn as the others."
   })
 }).annotations({ identifier: "TimedWord" })
 export type TimedWord = typeof TimedWord.Type
@@ -175,6 +179,12 @@ export const CaptionStyle = Schema.Struct({
   shadowColor: Schema.optional(HexColour).annotations({
     description: "The drop shadow's colour, #RRGGBB, drawn at 60% opacity. Left out: black."
   }),
+  emphasisColor: Schema.optional(HexColour).annotations({
+    description: "Colour of emphasised words, #RRGGBB. Left out: the highlight colour."
+  }),
+  emphasisScale: Schema.optional(Schema.Number.pipe(Schema.between(1, 1.6))).annotations({
+    description: "Size of emphasised words against the others, 1 to 1.6. Left out: 1.2."
+  }),
   glow: Schema.Boolean.annotations({ description: "A soft glow around the letters." }),
   highlight: HighlightMode,
   animation: Schema.optional(CaptionAnimation),
@@ -292,6 +302,7 @@ export const BUILT_IN_TEMPLATES: ReadonlyArray<CaptionTemplate> = [
       fontSizeRatio: 0.075,
       uppercase: true,
       highlightColor: "#FF2D2D",
+      emphasisColor: "#FFE000",
       outlineRatio: 0.1,
       shadowRatio: 0.08,
       animation: "bounce",
@@ -310,6 +321,7 @@ export const BUILT_IN_TEMPLATES: ReadonlyArray<CaptionTemplate> = [
       fontSizeRatio: 0.036,
       outlineRatio: 0,
       shadowRatio: 0.07,
+      emphasisColor: "#FFD54F",
       highlight: "none",
       animation: "fade",
       position: "bottom",
@@ -401,6 +413,8 @@ export const BUILT_IN_TEMPLATES: ReadonlyArray<CaptionTemplate> = [
       fontSizeRatio: 0.068,
       uppercase: true,
       highlightColor: "#FFEA00",
+      emphasisColor: "#FF3D00",
+      emphasisScale: 1.3,
       outlineRatio: 0.1,
       animation: "shake",
       maxCharsPerLine: 16

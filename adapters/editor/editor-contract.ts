@@ -3,6 +3,7 @@
 // signed-in session of a member of the video's workspace, and every write carries the session's CSRF
 // token in the `x-csrf-token` header.
 import type { StyleAdjustments } from "../../domain/caption-edits.ts"
+import type { EmphasisMode } from "../../domain/caption-emphasis.ts"
 import type { CaptionHook } from "../../domain/caption-hook.ts"
 import type { CaptionPage, CaptionStyle, TimedWord } from "../../domain/captions.ts"
 import type { Platform } from "../../domain/safe-zones.ts"
@@ -58,6 +59,7 @@ export interface EditorCaptions {
   readonly style: CaptionStyle
   readonly hook: CaptionHook | null
   readonly platform: Platform
+  readonly emphasis: EmphasisMode
   readonly pages: ReadonlyArray<CaptionPage>
 }
 
@@ -93,6 +95,8 @@ export interface EditPayload {
   /** Null removes the hook. */
   readonly hook?: CaptionHook | null
   readonly platform?: Platform
+  /** `auto`: the server chooses the emphasised words afresh (the answer carries them); `off`: it clears every flag. */
+  readonly emphasis?: EmphasisMode
   readonly revision?: number
 }
 

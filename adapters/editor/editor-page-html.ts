@@ -88,7 +88,9 @@ main.editor{flex:1;min-height:0;display:grid;grid-template-columns:auto minmax(1
 .word.now{background:var(--now)}
 .word.unsure{text-decoration:underline wavy var(--accent);text-underline-offset:3px}
 .line.hard-to-read{box-shadow:inset 3px 0 0 var(--accent)}
+.word.emphasis{font-weight:700;color:var(--accent);border-bottom-color:var(--accent)}
 .word.selected{border-color:var(--accent);box-shadow:0 0 0 1px var(--accent)}
+.toolbar button[aria-pressed=true]{background:var(--soft);border-color:var(--accent)}
 #word-text{width:8rem;padding:.1rem .4rem}
 .side{display:flex;flex-direction:column;gap:1rem;overflow:auto}
 .field{display:grid;grid-template-columns:6.5rem 1fr;gap:.5rem;align-items:center;margin:.45rem 0}
@@ -160,6 +162,7 @@ export const editorPageHtml = (bootstrap: EditorBootstrap, appModuleUrl: string)
 <label>End <input id="word-end" type="number" min="0" step="0.01" disabled></label>
 <button id="split-line" type="button" title="The selected word begins a new line" disabled>Split line</button>
 <button id="merge-line" type="button" title="Join this line with the next" disabled>Merge with next</button>
+<button id="toggle-emphasis" type="button" title="Draw the selected word in the template's emphasis colour and size (E)" aria-pressed="false" disabled>Emphasis</button>
 <button id="delete-word" type="button" title="Delete the selected word" disabled>Delete</button>
 </div>
 <p id="word-error" class="error" role="alert"></p>
@@ -178,6 +181,7 @@ ${range("font-size", "Size", 0.02, 0.12, 0.001)}
 <label class="field"><span>Highlight</span>${select("highlight", [["word-pop", "Word pop"], ["karaoke-fill", "Karaoke fill"], ["box-word", "Boxed word"], ["none", "None"]])}</label>
 <label class="field"><span>Animation</span>${select("animation", [["none", "None"], ["pop", "Pop in"], ["bounce", "Bounce"], ["slide-up", "Slide up"], ["fade", "Fade"], ["typewriter", "Typewriter"], ["glow-pulse", "Glow pulse"], ["shake", "Shake"]])}</label>
 <div class="field"><span>Text</span><div class="checks"><label><input id="uppercase" type="checkbox"> Uppercase</label><label><input id="bold" type="checkbox"> Bold</label></div></div>
+<label class="field" title="Auto: the server picks the words that stand out (numbers, names, rare and stressed words), at most two a line; a word's Emphasis button changes it after. Off: no word is emphasised."><span>Emphasis</span>${select("emphasis", [["off", "Off"], ["auto", "Auto"]])}</label>
 <hr>
 <label class="field"><span>Hook</span><input id="hook-text" type="text" maxlength="${HOOK_MAX_CHARACTERS}" placeholder="A title over the first seconds"></label>
 <label class="field"><span>Hook seconds</span><input id="hook-seconds" type="number" min="${HOOK_SECONDS.min}" max="${HOOK_SECONDS.max}" step="0.5"></label>

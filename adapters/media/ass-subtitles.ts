@@ -189,7 +189,12 @@ interface MotionRest {
   /** The word's scale at rest, in percent. */
   readonly scale: number
   readonly canHide: boolean
+  /** Whether this word moves (shake moves emphasised words only, once any word is). */
+  readonly shakes?: boolean
 }
+
+/** Emphasised words are this much larger unless the style says. */
+const EMPHASIS_SCALE = 1.2
 
 const ms = (seconds: number): number => Math.round(seconds * 1000)
 const pct = (scale: number, factor: number): number => Math.round(scale * factor)
@@ -231,7 +236,7 @@ const motionTags = (animation: CaptionAnimation, at: number, rest: MotionRest, s
       return `${restTags}\\t(${at},${half},\\3c${inlineColour(style.highlightColor)}\\bord${wide}\\blur${round1(wide * 0.5)})\\t(${half},${at + MOTION_MS.pulse},${restTags})`
     }
     case "shake": {
-      if (spoken) return "\\frz0"
+      if (spoken || rest.shakes === false) return "\\frz0"
       const s = MOTION_MS.shake
       const at1 = at + Math.round(s * 0.2)
       const at2 = at + Math.round(s * 0.45)
@@ -375,11 +380,24 @@ export const assSubtitles = (request: AssRequest): string => {
   ]
 
   /** A word's text with its animation, timed from the event's start. */
-  const moving = (shown: ShownWord, span: EventSpan, rest: MotionRest): string => {
+  // "Shake on emphasis": with emphasised words in the track only they shake, else every spoken word does.
+  const emphasisInUse = pages.some((page) => page.lines.some((line) => line.words.some((w) => w.emphasis === true)))
+  const emphasisScale = Math.round(100 * (style.emphasisScale ?? EMPHASIS_SCALE))
+  const emphasisColour = inlineColour(style.emphasisColor ?? style.highlightColor)
+
+  /**
+   * A word's text with its animation, timed from the event's start; an emphasised one in the emphasis
+   * size (on every layer, so layers lay out alike) and, where `colour`, its colour.
+   */
+  const moving = (shown: ShownWord, span: EventSpan, rest: MotionRest & { readonly colour: boolean }): string => {
+    const emphasised = shown.word.emphasis === true
+    const scale = emphasised ? Math.max(rest.scale, emphasisScale) : rest.scale
     const at = ms(shown.word.start - span.start)
     const text = animation === "typewriter" ? typedLetters(shown, at, rest.canHide) : escapeAssText(shown.text)
-    const tags = motionTags(animation, at, rest, style, m)
-    return tags === "" ? text : `{${tags}}${text}`
+    const look = emphasised ? `${rest.colour ? `\\c${emphasisColour}` : ""}${fsc(scale)}` : ""
+    const tags = look + motionTags(animation, at, { ...rest, scale, shakes: !emphasisInUse || emphasised }, style, m)
+    const close = emphasised ? `{${rest.colour ? `\\c${inlineColour(base.primary)}` : ""}${fsc(100)}}` : ""
+    return (tags === "" ? text : `{${tags}}${text}`) + close
   }
 
   /** An event's text: the event-wide tags (glow, entrance), then the page's words as `decorate` writes them. */
@@ -392,7 +410,7 @@ export const assSubtitles = (request: AssRequest): string => {
   const events = pages.flatMap((page, pageIndex): ReadonlyArray<string> => {
     const end = ends[pageIndex]!
     const span = (start: number, stop: number): EventSpan => ({ page, start, end: stop, pageStart: page.start, pageEnd: end })
-    const still: MotionRest = { scale: 100, canHide: true }
+    const still = { scale: 100, canHide: true, colour: true }
     const wholePage = (decorate: (shown: ShownWord, s: EventSpan) => string) => {
       const s = span(page.start, end)
       return lasts(page.start, end) ? [dialogue(0, page.start, end, base.name, eventText(s, (shown) => decorate(shown, s)))] : []
@@ -417,7 +435,7 @@ export const assSubtitles = (request: AssRequest): string => {
           const s = span(interval.start, interval.end)
           return dialogue(0, interval.start, interval.end, base.name, eventText(s, (shown) =>
             shown.index === active
-              ? `{\\c${inlineColour(style.highlightColor)}${fsc(POP_SCALE)}}${moving(shown, s, { scale: POP_SCALE, canHide: true })}{\\c${inlineColour(style.textColor)}${fsc(100)}}`
+              ? `{\\c${inlineColour(style.highlightColor)}${fsc(POP_SCALE)}}${moving(shown, s, { scale: POP_SCALE, canHide: true, colour: false })}{\\c${inlineColour(style.textColor)}${fsc(100)}}`
               : moving(shown, s, still)))
         })
       case "box-word": {
@@ -427,8 +445,8 @@ export const assSubtitles = (request: AssRequest): string => {
           const s = span(interval.start, interval.end)
           return dialogue(1, interval.start, interval.end, wordBox.name, eventText(s, (shown) =>
             shown.index === active
-              ? `{\\alpha&H00&}${moving(shown, s, { scale: 100, canHide: false })}{\\alpha&HFF&}`
-              : `{\\alpha&HFF&}${moving(shown, s, { scale: 100, canHide: false })}`))
+              ? `{\\alpha&H00&}${moving(shown, s, { scale: 100, canHide: false, colour: false })}{\\alpha&HFF&}`
+              : `{\\alpha&HFF&}${moving(shown, s, { scale: 100, canHide: false, colour: false })}`))
         })
         return [...page0, ...boxes]
       }

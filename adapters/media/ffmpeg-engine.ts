@@ -10,6 +10,7 @@ import { assSubtitles } from "./ass-subtitles.ts"
 import { assFilter } from "./caption-fonts.ts"
 import { AAC_ARGS, lastError, progressLines, QUIET, spawnTool } from "./ffmpeg-process.ts"
 import { samplingFilters } from "./onnx-text-detector.ts"
+import { spanLoudness } from "./word-loudness.ts"
 
 export const DEFAULT_X264_PRESET = "veryfast"
 
@@ -492,6 +493,12 @@ export const FfmpegEngineLive = Layer.effect(
         if (result.code !== 0) return yield* new WorkFailed({ message: `Drawing the caption preview failed: ${lastError(result.stderr)}` })
       }).pipe(Effect.withSpan("FfmpegEngine.captionPreview", { attributes: { width: request.width, height: request.height } }))
 
-    return MediaEngine.of({ probe, extractAudio, encodeMp3, mixAudio, burnCaptions, wipeRegions, thumbnail, captionPreview })
+    const spanLoudnessOf: MediaEngineShape["spanLoudness"] = (wavPath, spans) =>
+      Effect.tryPromise({
+        try: () => spanLoudness(wavPath, spans),
+        catch: (error) => new WorkFailed({ message: `Measuring the words' loudness failed: ${error instanceof Error ? error.message : String(error)}` })
+      }).pipe(Effect.withSpan("FfmpegEngine.spanLoudness", { attributes: { spans: spans.length } }))
+
+    return MediaEngine.of({ probe, extractAudio, encodeMp3, mixAudio, burnCaptions, wipeRegions, thumbnail, captionPreview, spanLoudness: spanLoudnessOf })
   })
 )

@@ -2,6 +2,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { LineStarts, StyleAdjustments } from "../../domain/caption-edits.ts"
+import { EmphasisMode } from "../../domain/caption-emphasis.ts"
 import { CaptionHook } from "../../domain/caption-hook.ts"
 import { TimedWord } from "../../domain/captions.ts"
 import { GeneratedProject } from "../../domain/generated-project.ts"
@@ -64,7 +65,8 @@ const CaptionEditsRow = Schema.Struct({
   line_starts: LineStarts,
   style: StyleAdjustments,
   hook: Schema.NullOr(CaptionHook),
-  platform: Platform
+  platform: Platform,
+  emphasis: EmphasisMode
 }).pipe(Schema.rename({ line_starts: "lineStarts" }))
 
 const videoRows = rowDecoder("videos", VideoRow)
@@ -181,17 +183,17 @@ export const PgVideoStoreLive = Layer.effect(
           Effect.withSpan("PgVideoStore.getProject")
         ),
       saveCaptionEdits: (videoId, edits) =>
-        sql`INSERT INTO video_caption_edits (video_id, revision, line_starts, style, hook, platform)
+        sql`INSERT INTO video_caption_edits (video_id, revision, line_starts, style, hook, platform, emphasis)
           VALUES (${videoId}, ${edits.revision}, ${jsonTextOrNull(edits.lineStarts)}, ${jsonText(edits.style)},
-            ${jsonTextOrNull(edits.hook)}, ${edits.platform})
+            ${jsonTextOrNull(edits.hook)}, ${edits.platform}, ${edits.emphasis})
           ON CONFLICT (video_id) DO UPDATE SET revision = EXCLUDED.revision, line_starts = EXCLUDED.line_starts, style = EXCLUDED.style,
-            hook = EXCLUDED.hook, platform = EXCLUDED.platform`.pipe(
+            hook = EXCLUDED.hook, platform = EXCLUDED.platform, emphasis = EXCLUDED.emphasis`.pipe(
           Effect.asVoid,
           Effect.orDie,
           Effect.withSpan("PgVideoStore.saveCaptionEdits")
         ),
       getCaptionEdits: (videoId) =>
-        sql`SELECT revision, line_starts, style, hook, platform FROM video_caption_edits WHERE video_id = ${videoId}`.pipe(
+        sql`SELECT revision, line_starts, style, hook, platform, emphasis FROM video_caption_edits WHERE video_id = ${videoId}`.pipe(
           Effect.flatMap(captionEditsRows.first),
           Effect.orDie,
           Effect.withSpan("PgVideoStore.getCaptionEdits")

@@ -86,6 +86,8 @@ export interface MediaEngineShape {
     readonly onProgress?: (fraction: number) => void
   }) => Effect.Effect<void, WorkFailed>
   readonly thumbnail: (input: string, outputJpg: string, atSeconds: number) => Effect.Effect<void, WorkFailed>
+  /** The loudness (RMS, dBFS) of each span of seconds of a WAV: how hard each word was said. */
+  readonly spanLoudness: (wavPath: string, spans: ReadonlyArray<{ readonly start: number; readonly end: number }>) => Effect.Effect<ReadonlyArray<number>, WorkFailed>
   /** An animated WebP (looping) of captions over a background: what a caption template looks like in motion. */
   readonly captionPreview: (request: {
     readonly captions: CaptionTrack

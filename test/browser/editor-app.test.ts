@@ -2,7 +2,9 @@
 // the sign-in page the editorUrl shows, the source plays with the captions drawn over it, a word is
 // fixed, retimed on the timeline, a line split, the block moved to the top, all autosaved; the page
 // exports and shows the mp4, whose frames carry the moved captions, and no webhook event follows the
-// export; a hook and a platform are set and saved, the platform's zones drawn over the picture. A member of another workspace gets a 404 page, a signed-out visitor the sign-in page.
+// export; a hook and a platform are set and saved, the platform's zones drawn over the picture; words are
+// emphasised by hand and chosen by the server, and undo takes either back. A member of another workspace
+// gets a 404 page, a signed-out visitor the sign-in page.
 // Screenshots for the README are refreshed with UPDATE_DOCS_SCREENSHOTS=1.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Browser, Page } from "playwright-core"
@@ -287,6 +289,56 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
     expect((await captions()).adjustments).toMatchObject({ position: "bottom", marginRatio: 0.02 })
     await page.context().close()
   }, 240_000)
+
+  it("emphasises the selected word with its button and with E, and lets the server choose with Auto", async () => {
+    const page = await signedIn("editor@example.com")
+    await page.waitForSelector("body[data-ready=yes]")
+    await page.waitForSelector("#player[data-preview=ready]", { timeout: 30_000 })
+    const flagged = (ws: ReadonlyArray<TimedWord>) => ws.flatMap((w, i) => (w.emphasis === true ? [i] : []))
+    const marked = () => page.locator("button.word.emphasis").evaluateAll((chips) => chips.map((chip) => Number(chip.id.replace("word-", ""))))
+
+    // The button toggles the selected word: the transcript marks it at once, and the autosave keeps it.
+    await page.click("#word-3")
+    await page.press("#word-text", "Escape")
+    expect(await page.getAttribute("#toggle-emphasis", "aria-pressed")).toBe("false")
+    await drawn(page, () => page.click("#toggle-emphasis"))
+    expect(await page.getAttribute("#toggle-emphasis", "aria-pressed")).toBe("true")
+    expect(await page.getAttribute("#word-3", "title")).toContain("Emphasised")
+    // E does the same when no field has the focus.
+    await page.click("#word-1")
+    await page.press("#word-text", "Escape")
+    await page.keyboard.press("e")
+    expect(await marked()).toEqual([1, 3])
+    await saved(page)
+    const byHand = await captions()
+    expect(byHand.emphasis).toBe("off")
+    expect(flagged(byHand.words)).toEqual([1, 3])
+
+    // Auto: the server chooses the words afresh, and the page shows its choice.
+    await page.selectOption("#emphasis", "auto")
+    await saved(page)
+    const chosen = await captions()
+    expect(chosen.emphasis).toBe("auto")
+    expect(flagged(chosen.words).length).toBeGreaterThan(0)
+    expect(await marked()).toEqual(flagged(chosen.words))
+
+    // Off clears them; undo brings back the server's choice, then the words emphasised by hand.
+    await page.selectOption("#emphasis", "off")
+    await saved(page)
+    expect(flagged((await captions()).words)).toEqual([])
+    expect(await marked()).toEqual([])
+    await page.click("#undo")
+    await saved(page)
+    expect(await captions()).toMatchObject({ emphasis: "auto", words: chosen.words })
+    await page.click("#undo")
+    await saved(page)
+    const undone = await captions()
+    expect(undone.emphasis).toBe("off")
+    expect(flagged(undone.words)).toEqual([1, 3])
+    expect(await page.inputValue("#emphasis")).toBe("off")
+    expect(await marked()).toEqual([1, 3])
+    await page.context().close()
+  }, 120_000)
 
   it("opens a generated video over its timeline rendered once without captions, and moves its captions", async () => {
     const created = await call(app.baseUrl, "/v1/ai-videos", { token: studio.token, json: { script: "Boats leave the harbour at dawn. Gulls follow them out.", templateId: -1 } })

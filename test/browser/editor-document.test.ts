@@ -1,5 +1,6 @@
 // The editor's pure parts, in Node: its edits as documents (text fixes that split or delete words,
-// timeline bounds, line splits and merges, style adjustments, template swaps, the hook and the platform),
+// timeline bounds, line splits and merges, style adjustments, template swaps, the hook and the platform,
+// a word's emphasis and the emphasis mode),
 // undo and redo, the autosave's one-save-at-a-time queue, and the page's embedded state that no text can
 // break out of.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
@@ -14,11 +15,14 @@ import {
   MIN_WORD_SECONDS,
   mergeLineAfter,
   renderDocument,
+  sameEmphasis,
+  setEmphasisMode,
   setHook,
   setPlatform,
   setWordText,
   splitLineBefore,
   swapTemplate,
+  toggleEmphasis,
   wordAt
 } from "../../adapters/editor/browser/editor-document.ts"
 import type { EditorBootstrap } from "../../adapters/editor/editor-contract.ts"
@@ -36,6 +40,7 @@ const doc = (overrides: Partial<EditorDocument> = {}): EditorDocument => ({
   adjustments: {},
   hook: null,
   platform: "none",
+  emphasis: "off",
   ...overrides
 })
 const FRAME = { kind: "caption", width: 360, height: 640 }
@@ -135,6 +140,45 @@ describe("editor documents", () => {
     expect(renderDocument(d, BOLD_POP, { ...FRAME, width: 640, height: 360 }).entered).toEqual([])
   })
 
+  it("toggles a word's emphasis as an edit undo and redo take back, and draws it in the emphasis colour and size", () => {
+    const d0 = doc({ adjustments: { emphasisColor: "#FF3D00" } })
+    const d1 = toggleEmphasis(d0, 2)
+    expect(d1.words.map((w) => w.emphasis === true)).toEqual([false, false, true, false])
+    expect(d1.words[1]).toBe(d0.words[1])
+    expect(toggleEmphasis(d0, 9)).toBe(d0)
+    // Toggled off, the flag is left out, as the server keeps a word without emphasis.
+    const d2 = toggleEmphasis(d1, 2)
+    expect(d2.words).toEqual(d0.words)
+    expect(d2.words[2]).not.toHaveProperty("emphasis")
+    let h = record(record(startHistory(d0), d1), d2)
+    h = undo(h)
+    expect(h.present).toBe(d1)
+    h = undo(h)
+    expect(h.present).toBe(d0)
+    h = redo(h)
+    expect(h.present.words[2]!.emphasis).toBe(true)
+
+    // The preview's script (the export's): the word's text right after the emphasis colour (ASS writes BGR) and size.
+    const ass = renderDocument(d1, BOLD_POP, FRAME).ass
+    expect(ass).toMatch(/\{\\c&H003DFF&\\fscx120\\fscy120\}THREE\{/)
+    expect(ass).toBe(assSubtitles({ pages: layoutCaptions(d1.words, layoutRulesOf(BOLD_POP)), style: { ...BOLD_POP, emphasisColor: "#FF3D00" }, width: 360, height: 640, format: "standard" }))
+    expect(renderDocument(d0, BOLD_POP, FRAME).ass).not.toContain("&H003DFF&")
+  })
+
+  it("keeps a fixed word's emphasis, and clears every flag when the mode is set to off", () => {
+    const d = toggleEmphasis(doc(), 1)
+    expect(setWordText(d, 1, "too").words[1]).toEqual({ text: "too", start: 0.5, end: 0.9, emphasis: true })
+    const auto = setEmphasisMode(d, "auto")
+    // Auto leaves the flags to the server, which chooses them when the mode is saved.
+    expect(auto).toMatchObject({ emphasis: "auto", words: d.words })
+    expect(setEmphasisMode(auto, "auto")).toBe(auto)
+    const off = setEmphasisMode(toggleEmphasis(auto, 3), "off")
+    expect(off.emphasis).toBe("off")
+    expect(off.words.some((w) => "emphasis" in w)).toBe(false)
+    expect(sameEmphasis(off.words, doc().words)).toBe(true)
+    expect(sameEmphasis(d.words, doc().words)).toBe(false)
+  })
+
   it("finds the word spoken at a time", () => {
     const ws = words("a", "b")
     expect([wordAt(ws, 0.1), wordAt(ws, 0.45), wordAt(ws, 0.6), wordAt(ws, 2)]).toEqual([0, null, 1, null])
@@ -212,7 +256,7 @@ describe("editor page", () => {
     const hostile = "</script><script>alert(1)</script>"
     const bootstrap = {
       video: { id: "vid_1", kind: "caption", status: "completed", step: "completed", width: 360, height: 640, duration: 3, sourceUrl: "/media/x/source.mp4", picture: "ready" },
-      captions: { videoId: "vid_1", templateId: -1, revision: 0, words: [{ text: hostile, start: 0, end: 1 }], lineStarts: null, adjustments: {}, style: BOLD_POP, hook: { text: hostile, seconds: 3 }, platform: "tiktok", pages: [] },
+      captions: { videoId: "vid_1", templateId: -1, revision: 0, words: [{ text: hostile, start: 0, end: 1 }], lineStarts: null, adjustments: {}, style: BOLD_POP, hook: { text: hostile, seconds: 3 }, platform: "tiktok", emphasis: "off", pages: [] },
       base: "/editor/tok",
       csrf: "csrf",
       templates: [],

@@ -173,11 +173,12 @@ export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore,
           lineStarts: [0, 3, 5],
           style: { position: "top", marginRatio: 0.2, textColor: "#FF0000" },
           hook: { text: "Three things nobody tells you", seconds: 2.5 },
-          platform: "reels"
+          platform: "reels",
+          emphasis: "auto"
         }
         yield* store.saveCaptionEdits(video.id, first)
         expect(Option.getOrThrow(yield* store.getCaptionEdits(video.id))).toEqual(first)
-        const second: CaptionEdits = { revision: 2, lineStarts: null, style: {}, hook: null, platform: "none" }
+        const second: CaptionEdits = { revision: 2, lineStarts: null, style: {}, hook: null, platform: "none", emphasis: "off" }
         yield* store.saveCaptionEdits(video.id, second)
         expect(Option.getOrThrow(yield* store.getCaptionEdits(video.id))).toEqual(second)
         expect(Option.isNone(yield* store.getCaptionEdits(other.id))).toBe(true)

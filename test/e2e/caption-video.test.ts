@@ -97,7 +97,21 @@ describe("POST /v1/caption-videos", () => {
     expect(hooked.status).toBe(200)
     expect(hooked.body).toMatchObject({ hook: { text: "Wait for the park", seconds: 3 }, platform: "shorts", revision: 1 })
     const unhooked = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json: { hook: null } })
-    expect(unhooked.body).toMatchObject({ hook: null, platform: "shorts", revision: 2 })
+    expect(unhooked.body).toMatchObject({ hook: null, platform: "shorts", revision: 2, emphasis: "off" })
+    // Emphasis: auto chooses words in the lines as shown, a person's flag is kept, off clears them all.
+    const auto = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json: { emphasis: "auto" } })
+    expect(auto.body.emphasis).toBe("auto")
+    const flags = (body: { words: Array<{ emphasis?: boolean }> }) => body.words.map((w) => w.emphasis === true)
+    expect(flags(auto.body).filter(Boolean).length).toBeGreaterThan(0)
+    const shownLines: Array<{ words: Array<{ emphasis?: boolean }> }> = auto.body.pages.flatMap((p: { lines: Array<unknown> }) => p.lines)
+    for (const line of shownLines) expect(line.words.filter((w) => w.emphasis === true).length).toBeLessThanOrEqual(2)
+    const toggled = auto.body.words.map((w: { emphasis?: boolean }, i: number) => (i === 0 ? { ...w, emphasis: !(w.emphasis ?? false) } : w))
+    const kept = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json: { words: toggled } })
+    expect(flags(kept.body)).toEqual(toggled.map((w: { emphasis?: boolean }) => w.emphasis === true))
+    const off = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json: { emphasis: "off" } })
+    expect(off.body.emphasis).toBe("off")
+    expect(flags(off.body).some(Boolean)).toBe(false)
+
     for (const [json, field] of [[{ hook: { text: " " } }, "hook.text"], [{ hook: { text: "Hi", seconds: 11 } }, "hook.seconds"], [{ platform: "snapchat" }, "platform"]] as const) {
       const refused = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json })
       expect(refused.status).toBe(400)
@@ -126,6 +140,7 @@ describe("POST /v1/caption-videos", () => {
     form.set("templateId", "-1")
     form.set("hook", JSON.stringify({ text: "Hear this", seconds: 1 }))
     form.set("platform", "tiktok")
+    form.set("emphasis", "auto")
     const created = await call(app.baseUrl, "/v1/caption-videos", { token, form })
     expect(created.status).toBe(200)
     expect(created.body.render).toBe(true)
@@ -166,6 +181,10 @@ describe("POST /v1/caption-videos", () => {
       readFrame(mp4, silent, 360, 640)
     ])
     expect(bandDifference(sourceSilent, renderSilent, { top: 0, bottom: 640 })).toBeLessThan(0.002)
+    // emphasis: auto at create chose words when the captions were generated.
+    const chosen = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token })
+    expect(chosen.body.emphasis).toBe("auto")
+    expect(chosen.body.words.filter((w: { emphasis?: boolean }) => w.emphasis === true).length).toBeGreaterThan(0)
     // The hook asked at create is burned at the top for its second, and is gone after.
     const top = { top: 0, bottom: 190 }
     const [sourceHook, renderHook, sourceAfter, renderAfter] = await Promise.all([

@@ -273,6 +273,23 @@ describe("assSubtitles", () => {
     expect(Number(hook.MarginV)).toBe(Math.round(1920 * (0.11 + 0.015)))
   })
 
+  it("draws emphasised words in the emphasis colour and size on every layer, and shakes only them once any is", () => {
+    const words = timed("only this word counts").map((w, i) => (i === 2 ? { ...w, emphasis: true } : w))
+    const style: CaptionStyle = { ...styleOf(-3), emphasisColor: "#00FF88", emphasisScale: 1.4 }
+    const [event] = events(render([page(words)], style))
+    expect([...event!.text.matchAll(/\{\\c&H88FF00&\\fscx140\\fscy140\}(\w+)\{/g)].map((m) => m[1])).toEqual(["word"])
+    expect(event!.text).toContain(`word{\\c${assColour(style.textColor).replace("&H00", "&H")}&\\fscx100\\fscy100}`)
+    // box-word: the box layer scales the word alike, in its own colour
+    const boxes = events(render([page(words)], { ...styleOf(-4), emphasisScale: 1.4 })).filter((e) => e.layer === 1)
+    boxes.forEach((box) => expect(box.text).toContain("\\fscx140\\fscy140}word"))
+    expect(boxes.every((box) => !box.text.includes("\\c&H"))).toBe(true)
+    // shake: the emphasised word only; without emphasis, every word
+    const shaken = (list: ReadonlyArray<TimedWord>) =>
+      events(render([page(list)], { ...styleOf(-3), animation: "shake" }))[0]!.text.match(/\\frz-6/g)?.length ?? 0
+    expect(shaken(words)).toBe(1)
+    expect(shaken(timed("only this word counts"))).toBe(4)
+  })
+
   it("keeps a page up until the next one when the gap is short, and leaves a long silence empty", () => {
     const style = styleOf(-3)
     const a = page(timed("close", 0, 0.5)) // ends at 0.4

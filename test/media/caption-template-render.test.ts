@@ -167,3 +167,29 @@ describe("the hook and the apps' overlays", () => {
     })
   }
 })
+
+describe("emphasis", () => {
+  it("puts the emphasis colour on the chosen word only", async () => {
+    const style: CaptionStyle = { ...styleOf(-3), position: "middle", linesPerPage: 2, maxCharsPerLine: 22, emphasisColor: "#00FF88" }
+    // Two lines: "Captions make every" / "video easier to follow"; "easier" is emphasised.
+    const flagged = WORDS.map((w) => (w.text === "easier" ? { ...w, emphasis: true } : w))
+    const pages = layoutCaptions(flagged, layoutRulesOf(style))
+    expect(pages[0]!.lines.map((l) => l.text)).toEqual(["Captions make every", "video easier to follow"])
+    const at = Math.round(FPS * 2.7)
+    const [marked] = await framesOf("emphasis", style, [at], { words: flagged })
+    const [plain] = await framesOf("no-emphasis", style, [at])
+    expect(pixelsOf(plain!, "#00FF88")).toBe(0)
+    expect(pixelsOf(marked!, "#00FF88")).toBeGreaterThan(40)
+    // every emphasis-coloured pixel is on the second line, below every first-line pixel
+    const rowsOf = (frame: Frame, hex: string) => {
+      const rgb = rgbOf(hex)
+      const rows: Array<number> = []
+      for (let i = 0; i < frame.rgb.length; i += 3) if (distance(frame, i, rgb) <= 40) rows.push(Math.floor(i / 3 / W))
+      return rows
+    }
+    const green = rowsOf(marked!, "#00FF88")
+    const text = rowsOf(plain!, style.textColor)
+    const middle = (Math.min(...text) + Math.max(...text)) / 2
+    expect(Math.min(...green)).toBeGreaterThan(middle)
+  })
+})

@@ -4,6 +4,7 @@
 // after the last change, and exports through the render operation, showing its progress and mp4.
 import { Either } from "effect"
 import { checkWords, type StyleAdjustments } from "../../../domain/caption-edits.ts"
+import type { EmphasisMode } from "../../../domain/caption-emphasis.ts"
 import { CAPTION_FONT_FAMILIES } from "../../../domain/caption-fonts.ts"
 import { HOOK_DEFAULT_SECONDS } from "../../../domain/caption-hook.ts"
 import { type CaptionAnimation, type CaptionStyle, placementOf } from "../../../domain/captions.ts"
@@ -24,11 +25,15 @@ import {
   removeWord,
   renderDocument,
   retimeWord,
+  sameEmphasis,
+  setEmphasisMode,
   setHook,
   setPlatform,
   setWordText,
   splitLineBefore,
   swapTemplate,
+  toggleEmphasis,
+  withEmphasis,
   wordAt
 } from "./editor-document.ts"
 import { timelineView } from "./timeline-view.ts"
@@ -44,7 +49,8 @@ const documentOf = (captions: EditorCaptions): EditorDocument => ({
   templateId: captions.templateId,
   adjustments: captions.adjustments,
   hook: captions.hook,
-  platform: captions.platform
+  platform: captions.platform,
+  emphasis: captions.emphasis
 })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -71,6 +77,7 @@ const ui = {
   splitLine: byId("split-line", HTMLButtonElement),
   mergeLine: byId("merge-line", HTMLButtonElement),
   deleteWord: byId("delete-word", HTMLButtonElement),
+  toggleEmphasis: byId("toggle-emphasis", HTMLButtonElement),
   wordError: byId("word-error", HTMLParagraphElement),
   transcript: byId("transcript", HTMLDivElement),
   styleTools: byId("style-tools", HTMLFieldSetElement),
@@ -88,6 +95,7 @@ const ui = {
   animation: byId("animation", HTMLSelectElement),
   uppercase: byId("uppercase", HTMLInputElement),
   bold: byId("bold", HTMLInputElement),
+  emphasis: byId("emphasis", HTMLSelectElement),
   hookText: byId("hook-text", HTMLInputElement),
   hookSeconds: byId("hook-seconds", HTMLInputElement),
   platform: byId("platform", HTMLSelectElement),
@@ -118,6 +126,10 @@ let video: EditorVideo = bootstrap.video
 let templates: ReadonlyArray<EditorTemplate> = bootstrap.templates
 /** The revision of the last save the server acknowledged: the next save is made on it. */
 let revision = bootstrap.captions.revision
+/** The emphasis mode the server holds: a save sends the document's only when it differs (see `save`). */
+let savedEmphasis: EmphasisMode = bootstrap.captions.emphasis
+/** The document whose Auto choice the server is yet to make: its save asks for it, and the answer's words fill it in. */
+let choosing: EditorDocument | null = null
 let history = startHistory(documentOf(bootstrap.captions))
 let selected: number | null = null
 let editing = false
@@ -237,6 +249,8 @@ const adoptState = async (why: string) => {
   const state = await api.state()
   video = state.video
   revision = state.captions.revision
+  savedEmphasis = state.captions.emphasis
+  choosing = null
   history = startHistory(documentOf(state.captions))
   selected = null
   editing = false
@@ -251,12 +265,26 @@ const saver = autosave<EditorDocument>({
   delayMs: AUTOSAVE_DELAY_MS,
   save: async (doc) => {
     try {
-      const saved = await api.saveCaptions({ ...doc, revision })
+      // The mode goes only with a choice to make or when it changed: with every save, auto would choose
+      // over the flags a person set since, and off would clear them.
+      const { emphasis, ...edit } = doc
+      const fresh = doc === choosing
+      const sendMode = fresh || emphasis !== savedEmphasis
+      let saved = await api.saveCaptions({ ...edit, revision, ...(sendMode ? { emphasis } : {}) })
       revision = saved.revision
-      // Retyped words come back timed from the audio: shown at once unless the person edited on since.
+      savedEmphasis = saved.emphasis
+      // Saving the mode set the flags the server's way (auto chose, off cleared). A document that holds others
+      // (one undone or redone to, or a word toggled before the save) sends its own again.
+      if (sendMode && !fresh && saved.words.length === doc.words.length && !sameEmphasis(saved.words, doc.words)) {
+        saved = await api.saveCaptions({ words: saved.words.map((w, i) => withEmphasis(w, doc.words[i]!.emphasis === true)), revision })
+        revision = saved.revision
+      }
+      // Retyped words come back timed from the audio, and an Auto choice with its words: shown at once
+      // unless the person edited on since (an edit made while the choice was on its way asks for it again).
       const retimed = saved.words.length === doc.words.length && saved.words.some((w, i) => w.start !== doc.words[i]!.start || w.end !== doc.words[i]!.end)
-      if (retimed && history.present === doc) {
+      if ((retimed || fresh) && history.present === doc) {
         history = replacePresent(history, { ...doc, words: saved.words })
+        if (fresh) choosing = null
         refresh()
       }
     } catch (error) {
@@ -276,9 +304,15 @@ const saver = autosave<EditorDocument>({
 /** A new document: drawn at once, kept for undo, saved shortly. */
 const commit = (next: EditorDocument) => {
   if (next === history.present || busy()) return
-  history = record(history, next)
+  step(next)
   refresh()
   saver.schedule(next)
+}
+
+/** Keeps `next` for undo; an Auto choice still to come is asked for its words instead (the server's answer would not fit them). */
+const step = (next: EditorDocument) => {
+  if (choosing === history.present && next.emphasis === "auto") choosing = next
+  history = record(history, next)
 }
 
 /** A document shown in the preview only, while a drag or a slider is still moving. */
@@ -305,7 +339,7 @@ const applyText = (text: string | null): number => {
   const doc = history.present
   const next = setWordText(doc, selected, text)
   if (next !== doc) {
-    history = record(history, next)
+    step(next)
     saver.schedule(next)
     const term = termOf(text)
     if (term !== null && next.words.length === doc.words.length) offerVocabulary(term)
@@ -399,6 +433,10 @@ ui.deleteWord.addEventListener("click", () => {
   editing = false
   commit(removeWord(history.present, selected))
 })
+const toggleSelected = () => {
+  if (selected !== null) commit(toggleEmphasis(history.present, selected))
+}
+ui.toggleEmphasis.addEventListener("click", toggleSelected)
 ui.undo.addEventListener("click", () => travel(undo))
 ui.redo.addEventListener("click", () => travel(redo))
 
@@ -465,6 +503,15 @@ for (const input of [ui.hookText, ui.hookSeconds]) {
   })
 }
 ui.platform.addEventListener("change", () => commit(setPlatform(history.present, ui.platform.value as Platform)))
+ui.emphasis.addEventListener("change", () => {
+  const before = history.present
+  const next = setEmphasisMode(before, ui.emphasis.value === "auto" ? "auto" : "off")
+  commit(next)
+  if (next === before || next.emphasis !== "auto" || history.present !== next) return
+  choosing = next
+  // The server chooses the words: asked at once rather than after the autosave's pause.
+  void saver.flush().catch(() => undefined)
+})
 
 /** Says which of the platform's zones the captions reach into where they are placed. */
 const warnOfZones = (platform: Platform, entered: ReadonlyArray<SafeZone>) => {
@@ -542,6 +589,8 @@ const syncWordTools = () => {
   ui.wordStart.disabled = word === undefined
   ui.wordEnd.disabled = word === undefined
   ui.deleteWord.disabled = word === undefined
+  ui.toggleEmphasis.disabled = word === undefined
+  ui.toggleEmphasis.setAttribute("aria-pressed", String(word?.emphasis === true))
   showTimes(word)
   const starts = lineStartsIn(history.present, rendering.pages)
   ui.splitLine.disabled = selected === null || !canSplitBefore(starts, selected)
@@ -567,6 +616,7 @@ const syncStyle = () => {
   ui.animation.value = style.animation ?? "none"
   ui.uppercase.checked = style.uppercase
   ui.bold.checked = style.bold
+  ui.emphasis.value = history.present.emphasis
   // A field being typed in keeps what is typed (a save that comes back redraws the editor meanwhile).
   if (document.activeElement !== ui.hookText && document.activeElement !== ui.hookSeconds) showHook()
   ui.platform.value = history.present.platform
@@ -753,6 +803,9 @@ document.addEventListener("keydown", (event) => {
   } else if (key === " " && !(event.target instanceof HTMLButtonElement)) {
     event.preventDefault()
     togglePlay()
+  } else if (key === "e" && !event.ctrlKey && !event.metaKey && !event.altKey && selected !== null) {
+    event.preventDefault()
+    toggleSelected()
   }
 })
 

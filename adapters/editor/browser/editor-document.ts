@@ -1,4 +1,5 @@
-// What the web editor edits (words, line breaks, template, style adjustments, hook, platform) and
+// What the web editor edits (words and their emphasis, line breaks, template, style adjustments, hook,
+// platform, the emphasis mode) and
 // every edit as a function from one document to the next, so undo only has to keep the old ones.
 // Pure: it runs in the page, and in Node for tests.
 import {
@@ -9,6 +10,7 @@ import {
   splitSpacedWords,
   type StyleAdjustments
 } from "../../../domain/caption-edits.ts"
+import type { EmphasisMode } from "../../../domain/caption-emphasis.ts"
 import { type CaptionHook, HOOK_DEFAULT_SECONDS, HOOK_MAX_CHARACTERS, HOOK_SECONDS } from "../../../domain/caption-hook.ts"
 import { type CaptionPage, type CaptionStyle, layoutCaptions, layoutRulesOf, placementOf, type TimedWord } from "../../../domain/captions.ts"
 import { captionStyleFor } from "../../../domain/generated-project.ts"
@@ -23,6 +25,8 @@ export interface EditorDocument {
   readonly adjustments: StyleAdjustments
   readonly hook: CaptionHook | null
   readonly platform: Platform
+  /** `auto`: the server chose the words' flags (it chooses afresh when the mode is saved as auto); `off`: none unless a person set them. */
+  readonly emphasis: EmphasisMode
 }
 
 /** What a document looks like: the style the controls show, the pages and the script the export burns. */
@@ -69,8 +73,12 @@ export const setWordText = (doc: EditorDocument, index: number, text: string): E
   const trimmed = text.trim()
   if (trimmed === "") return removeWord(doc, index)
   if (trimmed === word.text) return doc
-  // A word a person typed is certain: its recogniser's confidence goes.
-  const split = splitSpacedWords(doc.words.map((w, i) => (i === index ? { text: trimmed, start: w.start, end: w.end } : w)), doc.lineStarts)
+  // A word a person typed is certain: its recogniser's confidence goes. A fixed typo keeps its emphasis
+  // (a word split in several loses it, as the server splits it).
+  const split = splitSpacedWords(
+    doc.words.map((w, i) => (i === index ? withEmphasis({ text: trimmed, start: w.start, end: w.end }, w.emphasis === true) : w)),
+    doc.lineStarts
+  )
   return { ...doc, words: split.words, lineStarts: split.lineStarts }
 }
 
@@ -180,6 +188,29 @@ export const setHook = (doc: EditorDocument, text: string, seconds: number): Edi
 
 export const setPlatform = (doc: EditorDocument, platform: Platform): EditorDocument =>
   platform === doc.platform ? doc : { ...doc, platform }
+
+/** The word with its emphasis flag set or left out (as the server stores a word without emphasis). */
+export const withEmphasis = ({ emphasis: _, ...word }: TimedWord, on: boolean): TimedWord => (on ? { ...word, emphasis: true } : word)
+
+/** The selected word stands out (the template's emphasis colour and size), or no longer does. */
+export const toggleEmphasis = (doc: EditorDocument, index: number): EditorDocument => {
+  const word = doc.words[index]
+  if (word === undefined) return doc
+  return { ...doc, words: doc.words.map((w, i) => (i === index ? withEmphasis(w, w.emphasis !== true) : w)) }
+}
+
+/**
+ * The emphasis mode: `off` clears every word's flag here, as the server does when it is saved; `auto`
+ * leaves the flags to the server, which chooses them when the mode is saved (the editor takes its answer).
+ */
+export const setEmphasisMode = (doc: EditorDocument, mode: EmphasisMode): EditorDocument => {
+  if (mode === doc.emphasis) return doc
+  return mode === "off" ? { ...doc, emphasis: mode, words: doc.words.map((w) => withEmphasis(w, false)) } : { ...doc, emphasis: mode }
+}
+
+/** Whether two word lists of the same words flag the same ones. */
+export const sameEmphasis = (a: ReadonlyArray<TimedWord>, b: ReadonlyArray<TimedWord>): boolean =>
+  a.length === b.length && a.every((w, i) => (w.emphasis === true) === (b[i]!.emphasis === true))
 
 /** The word being spoken at `seconds`, if any: a binary search over the words, which are in order. */
 export const wordAt = (words: ReadonlyArray<TimedWord>, seconds: number): number | null => {

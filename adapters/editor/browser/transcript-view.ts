@@ -1,5 +1,5 @@
-// The transcript as the captions will show it: pages of lines of word chips. Clicking a word selects
-// it and opens its text for editing in place; a line's time seeks there.
+// The transcript as the captions will show it: pages of lines of word chips, emphasised ones marked.
+// Clicking a word selects it and opens its text for editing in place; a line's time seeks there.
 import { lineReading, MAX_CHARACTERS_PER_LINE, MAX_CHARACTERS_PER_SECOND } from "../../../domain/caption-readability.ts"
 import { type CaptionLine, type CaptionPage, LOW_CONFIDENCE } from "../../../domain/captions.ts"
 import { clockText, element } from "./dom.ts"
@@ -101,10 +101,16 @@ export const transcriptView = (container: HTMLElement, on: TranscriptEvents): Tr
             chip.dataset.index = String(i)
             if (i === selected) chip.classList.add("selected")
             if (i === now) chip.classList.add("now")
+            const titles: Array<string> = []
+            if (word.emphasis === true) {
+              chip.classList.add("emphasis")
+              titles.push("Emphasised")
+            }
             if (word.confidence !== undefined && word.confidence < LOW_CONFIDENCE) {
               chip.classList.add("unsure")
-              chip.title = `The recogniser was unsure of this word (${Math.round(word.confidence * 100)}%): check it`
+              titles.push(`The recogniser was unsure of this word (${Math.round(word.confidence * 100)}%): check it`)
             }
+            if (titles.length > 0) chip.title = titles.join(". ")
             built.push(chip)
             return chip
           })

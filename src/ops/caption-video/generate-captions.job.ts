@@ -16,6 +16,7 @@ import { GenerateCaptions } from "../../kernel/job-catalogue.ts"
 import { videoWork } from "../../kernel/video-work.ts"
 import { chargeWork } from "../../shared/credits/charge-work.ts"
 import { downloadSource } from "../../shared/media/download-source.ts"
+import { emphasiseGenerated } from "../../shared/captions/emphasise-words.ts"
 import { localSource, withScratchDir } from "../../shared/media/scratch.ts"
 import { alignTranscript } from "./parts/align-transcript.ts"
 
@@ -74,7 +75,7 @@ export const generateCaptions = (videoId: string) =>
       const words = video.transcript === null
         ? heard
         : yield* videoWork.step(initial, "aligning", alignTranscript(video.transcript, wav, heard, facts.durationSeconds))
-      yield* videoWork.step(initial, "building_captions", videos.saveWords(videoId, words))
+      yield* videoWork.step(initial, "building_captions", Effect.flatMap(emphasiseGenerated(video, words, wav), (marked) => videos.saveWords(videoId, marked)))
       yield* videoWork.apply(videoId, (at) => ({ _tag: "Generated", at }))
     }))
 

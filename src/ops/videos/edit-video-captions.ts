@@ -5,12 +5,14 @@ import { Effect, Either, Option, Schema } from "effect"
 import {
   checkLineStarts,
   checkWords,
+  type CaptionEdits,
   type EditProblem,
   LineStarts,
   NO_EDITS,
   splitSpacedWords,
   StyleAdjustments
 } from "../../../domain/caption-edits.ts"
+import { EmphasisMode, withoutEmphasis } from "../../../domain/caption-emphasis.ts"
 import { CaptionHook } from "../../../domain/caption-hook.ts"
 import { TimedWord } from "../../../domain/captions.ts"
 import { Conflict, InvalidInput, NotFound } from "../../../domain/errors.ts"
@@ -22,6 +24,7 @@ import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { nowIso } from "../../kernel/now.ts"
 import { operation } from "../../kernel/operation.ts"
 import { requireTemplate } from "../caption-templates/parts/resolve-template.ts"
+import { chooseEmphasisFor } from "../../shared/captions/emphasise-words.ts"
 import { findVideo } from "./parts/find-video.ts"
 import { realignRetyped } from "./parts/realign-retyped.ts"
 import { VideoCaptions, videoCaptions } from "./get-video-captions.ts"
@@ -47,6 +50,10 @@ export const editVideoCaptions = operation({
     adjustments: Schema.optional(StyleAdjustments),
     hook: Schema.optional(Schema.NullOr(CaptionHook)).annotations({ description: "The hook title over the first seconds; null removes it." }),
     platform: Schema.optional(Platform),
+    emphasis: Schema.optional(EmphasisMode).annotations({
+      description:
+        "`auto` chooses the words to emphasise afresh, in the lines as they will be shown (the speech's loudness counts only at generation); `off` clears every word's emphasis. Left out: each word's `emphasis` flag as sent in `words` (or as stored)."
+    }),
     revision: Schema.optional(Schema.Int.pipe(Schema.nonNegative())).annotations({
       description: "The revision the edit was made on; a newer one saved since makes this a 409."
     })
@@ -58,7 +65,7 @@ export const editVideoCaptions = operation({
   tool: "edit_captions",
   cli: "edit-captions",
   idempotent: false,
-  handle: ({ id, words, lineStarts, templateId, adjustments, hook, platform, revision }) =>
+  handle: ({ id, words, lineStarts, templateId, adjustments, hook, platform, emphasis, revision }) =>
     Effect.gen(function*() {
       const workspace = yield* CurrentWorkspace
       const videos = yield* VideoStore
@@ -96,14 +103,23 @@ export const editVideoCaptions = operation({
           yield* requireTemplate(workspace.id, templateId)
           yield* videos.update({ ...video, templateId, updatedAt: yield* nowIso })
         }
-        if (words !== undefined) yield* videos.saveWords(id, split.words)
-        yield* videos.saveCaptionEdits(id, {
+        const next: CaptionEdits = {
           revision: edits.revision + 1,
           lineStarts: checkedStarts,
           style: adjustments ?? edits.style,
           hook: hook === undefined ? edits.hook : hook,
-          platform: platform ?? edits.platform
-        })
+          platform: platform ?? edits.platform,
+          emphasis: emphasis ?? edits.emphasis
+        }
+        // A retimed word keeps the emphasis it was sent with.
+        const sent = split.words.map((w, i) => (spread.words[i]?.emphasis === true ? { ...w, emphasis: true } : w))
+        const marked = emphasis === "auto"
+          ? yield* chooseEmphasisFor({ ...video, templateId: templateId ?? video.templateId }, next, sent)
+          : emphasis === "off"
+          ? withoutEmphasis(sent)
+          : sent
+        if (words !== undefined || emphasis !== undefined) yield* videos.saveWords(id, marked)
+        yield* videos.saveCaptionEdits(id, next)
       }))
       return yield* videoCaptions(id)
     }).pipe(Effect.withSpan("editVideoCaptions", { attributes: { videoId: id } }))

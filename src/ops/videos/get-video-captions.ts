@@ -1,5 +1,6 @@
 import { Effect, Option, Schema } from "effect"
 import { adjustedStyle, LineStarts, NO_EDITS, StyleAdjustments } from "../../../domain/caption-edits.ts"
+import { EmphasisMode } from "../../../domain/caption-emphasis.ts"
 import { CaptionHook } from "../../../domain/caption-hook.ts"
 import { CaptionReadability, readabilityOf } from "../../../domain/caption-readability.ts"
 import { CaptionPage, CaptionStyle, layoutCaptions, layoutRulesOf, TimedWord, toSrt, toVtt } from "../../../domain/captions.ts"
@@ -28,6 +29,7 @@ export const VideoCaptions = Schema.Struct({
   style: CaptionStyle.annotations({ description: "The style the captions are burned in: the template's with the adjustments over it." }),
   hook: Schema.NullOr(CaptionHook).annotations({ description: "The title over the first seconds; null when there is none." }),
   platform: Platform,
+  emphasis: EmphasisMode,
   pages: Schema.Array(CaptionPage).annotations({ description: "Words grouped into lines and pages as they are burned in." }),
   readability: CaptionReadability,
   srt: Schema.String.annotations({ description: "The pages as SubRip text." }),
@@ -67,6 +69,7 @@ export const videoCaptions = (id: string) =>
       style,
       hook: edits.hook,
       platform: edits.platform,
+      emphasis: edits.emphasis,
       pages,
       readability: readabilityOf(pages),
       srt: toSrt(pages),

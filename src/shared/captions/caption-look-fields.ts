@@ -1,24 +1,32 @@
-// What every create that burns captions takes besides the template: a hook title and the app whose
-// overlays the captions keep out of. Both are edits of the project from then on (PATCH .../captions).
+// What every create that burns captions takes besides the template: a hook title, the app whose
+// overlays the captions keep out of, and whether important words are emphasised. Both are edits of the project from then on (PATCH .../captions).
 import { Effect, Schema } from "effect"
 import { NO_EDITS } from "../../../domain/caption-edits.ts"
+import { EmphasisMode } from "../../../domain/caption-emphasis.ts"
 import { CaptionHook } from "../../../domain/caption-hook.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { Platform } from "../../../domain/safe-zones.ts"
 
 export const CaptionLookFields = {
   hook: Schema.optional(CaptionHook),
-  platform: Schema.optional(Platform)
+  platform: Schema.optional(Platform),
+  emphasis: Schema.optional(EmphasisMode)
 }
 
 export interface CaptionLookRequest {
   readonly hook?: CaptionHook | undefined
   readonly platform?: Platform | undefined
+  readonly emphasis?: EmphasisMode | undefined
 }
 
 /** Saves the asked hook and platform as the project's first edits (revision 0), in the create's transaction. */
 export const saveCaptionLook = (videoId: string, request: CaptionLookRequest) =>
-  request.hook === undefined && request.platform === undefined
+  request.hook === undefined && request.platform === undefined && request.emphasis === undefined
     ? Effect.void
     : Effect.flatMap(VideoStore, (videos) =>
-      videos.saveCaptionEdits(videoId, { ...NO_EDITS, hook: request.hook ?? null, platform: request.platform ?? "none" }))
+      videos.saveCaptionEdits(videoId, {
+        ...NO_EDITS,
+        hook: request.hook ?? null,
+        platform: request.platform ?? "none",
+        emphasis: request.emphasis ?? "off"
+      }))

@@ -13,6 +13,7 @@ import { speechCredits } from "../../../../domain/pricing.ts"
 import { SOUND_EFFECTS, type SoundCue } from "../../../../domain/sound-effects.ts"
 import type { VideoRecord } from "../../../../domain/video.ts"
 import { videoWork } from "../../../kernel/video-work.ts"
+import { emphasiseGenerated } from "../../../shared/captions/emphasise-words.ts"
 import { chargeWork } from "../../../shared/credits/charge-work.ts"
 import { storeFile } from "../../../shared/media/store-file.ts"
 import { speakText } from "./speak-text.ts"
@@ -72,7 +73,7 @@ export const recordSpokenMix = (
       s.part.words.map((w) => ({ text: w.text, start: w.start + s.atSeconds, end: w.end + s.atSeconds }))
     )
     const videos = yield* VideoStore
-    yield* videos.saveWords(video.id, words)
+    yield* videos.saveWords(video.id, yield* emphasiseGenerated(video, words))
     const narrated = { ...project, narrationFileId: file.id }
     yield* videos.saveProject(video.id, narrated)
     yield* videoWork.apply(video.id, (at) => ({
