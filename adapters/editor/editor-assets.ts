@@ -10,6 +10,7 @@ import { createRequire } from "node:module"
 import { basename } from "node:path"
 import { fileURLToPath } from "node:url"
 import { CAPTION_FONT_FAMILIES } from "../../domain/caption-fonts.ts"
+import { BUILT_IN_TEMPLATES, DEFAULT_TEMPLATE_ID } from "../../domain/captions.ts"
 import { CAPTION_FONT_FILES, CJK_FALLBACK_FONT } from "../media/caption-fonts.ts"
 import type { CaptionPreviewAssets } from "./caption-preview-assets.ts"
 
@@ -24,8 +25,8 @@ export const browserModuleUrl = (entry: BrowserEntry): string => assetUrl(`${ent
 const WORKER = "jassub-worker.js"
 const WASM = "jassub-worker.wasm"
 const MODERN_WASM = "jassub-worker-modern.wasm"
-/** The built-in templates' family, and fontconfig's pick on the server for a family it lacks. */
-const DEFAULT_CAPTION_FONT = "DejaVu Sans"
+/** The default template's family, which is fontconfig's pick on the server for a family it lacks. */
+const DEFAULT_CAPTION_FONT = BUILT_IN_TEMPLATES.find((t) => t.id === DEFAULT_TEMPLATE_ID)!.style.fontFamily
 
 const fontUrl = (file: string) => assetUrl(basename(file))
 

@@ -58,20 +58,22 @@ interface Placement {
 const OVERLAY_GAP = 0.015
 const SIDE_MARGIN = 0.06
 
+/** How far from an edge a block keeps, as a fraction: `margin`, or farther when an overlay sits on that edge. */
+const clear = (margin: number, inset: number): number => Math.max(margin, inset > 0 ? inset + OVERLAY_GAP : 0)
+
 /** The side margins: 6% of the width, more where an overlay sits on that side. */
 const sideMargins = (insets: SafeInsets, width: number): Pick<Placement, "marginL" | "marginR"> => ({
-  marginL: Math.round(width * Math.max(SIDE_MARGIN, insets.left > 0 ? insets.left + OVERLAY_GAP : 0)),
-  marginR: Math.round(width * Math.max(SIDE_MARGIN, insets.right > 0 ? insets.right + OVERLAY_GAP : 0))
+  marginL: Math.round(width * clear(SIDE_MARGIN, insets.left)),
+  marginR: Math.round(width * clear(SIDE_MARGIN, insets.right))
 })
 
 /** ASS numpad alignment: 2 bottom centre, 5 middle centre, 8 top centre. A block on an edge stays clear of that edge's overlay. */
 const placement = (style: CaptionStyle, width: number, height: number, insets: SafeInsets): Placement => {
   const { edge, marginRatio } = placementOf(style)
-  const clear = edge === "bottom" ? insets.bottom : edge === "top" ? insets.top : 0
   return {
     alignment: edge === "bottom" ? 2 : edge === "top" ? 8 : 5,
     ...sideMargins(insets, width),
-    marginV: Math.round(height * Math.max(marginRatio, clear > 0 ? clear + OVERLAY_GAP : 0))
+    marginV: Math.round(height * clear(marginRatio, edge === "bottom" ? insets.bottom : edge === "top" ? insets.top : 0))
   }
 }
 
@@ -88,13 +90,16 @@ const metrics = (style: CaptionStyle, height: number): Metrics => {
   const outline = style.outlineRatio * fontSize
   // An opaque box needs some padding even when the style has no outline; a glow needs a wide, soft edge.
   const border = style.boxColor !== null ? Math.max(outline, fontSize * 0.2) : style.glow ? Math.max(outline, fontSize * 0.12) : outline
-  return {
-    fontSize,
-    border: round1(border),
-    blur: style.glow ? round1(Math.max(1, border * 0.8)) : 0,
-    shadow: round1((style.shadowRatio ?? 0) * fontSize)
-  }
+  return sized(style, fontSize, border)
 }
+
+/** A block's metrics at its font size and border: a glow's blur follows the border, a shadow the size. */
+const sized = (style: CaptionStyle, fontSize: number, border: number): Metrics => ({
+  fontSize,
+  border: round1(border),
+  blur: style.glow ? round1(Math.max(1, border * 0.8)) : 0,
+  shadow: round1((style.shadowRatio ?? 0) * fontSize)
+})
 
 const round1 = (n: number): number => Math.round(n * 10) / 10
 
@@ -263,6 +268,10 @@ const anchor = (p: Placement, width: number, height: number): { readonly x: numb
   y: p.alignment === 2 ? height - p.marginV : p.alignment === 8 ? p.marginV : Math.round(height / 2)
 })
 
+/** Rising into place at `at` over the entrance's time: what slide-up does to a page and to the hook. */
+const slideIn = (at: { readonly x: number; readonly y: number }, height: number): string =>
+  `\\move(${at.x},${at.y + Math.round(height * SLIDE_RATIO)},${at.x},${at.y},0,${MOTION_MS.entrance})`
+
 /** Tags for the whole event: a page's entrance where the event starts with its page, its exit where it ends with it. */
 const entranceTags = (animation: CaptionAnimation, span: EventSpan, at: { readonly x: number; readonly y: number }, height: number): string => {
   const entering = Math.abs(span.start - span.pageStart) < 0.005
@@ -275,7 +284,7 @@ const entranceTags = (animation: CaptionAnimation, span: EventSpan, at: { readon
     }
     case "slide-up":
       return entering
-        ? `\\move(${at.x},${at.y + Math.round(height * SLIDE_RATIO)},${at.x},${at.y},0,${MOTION_MS.entrance})\\fad(${MOTION_MS.entrance},0)`
+        ? `${slideIn(at, height)}\\fad(${MOTION_MS.entrance},0)`
         : ""
     default:
       return ""
@@ -308,14 +317,14 @@ interface HookLook {
 const hookStyle = (style: CaptionStyle, width: number, height: number, insets: SafeInsets): HookLook => {
   const fontSize = Math.round(height * Math.min(HOOK_SIZE.max, Math.max(HOOK_SIZE.min, style.fontSizeRatio * HOOK_SIZE.factor)))
   const boxed = style.boxColor !== null
-  const border = round1(boxed ? fontSize * 0.2 : Math.max(style.outlineRatio, 0.06) * fontSize)
+  const metrics = sized(style, fontSize, boxed ? fontSize * 0.2 : Math.max(style.outlineRatio, 0.06) * fontSize)
   return {
-    line: { name: "Hook", primary: style.textColor, secondary: style.textColor, outlineColour: style.boxColor ?? style.outlineColor, opaqueBox: boxed, border },
-    metrics: { fontSize, border, blur: style.glow ? round1(Math.max(1, border * 0.8)) : 0, shadow: round1((style.shadowRatio ?? 0) * fontSize) },
+    line: { name: "Hook", primary: style.textColor, secondary: style.textColor, outlineColour: style.boxColor ?? style.outlineColor, opaqueBox: boxed, border: metrics.border },
+    metrics,
     placement: {
       alignment: 8,
       ...sideMargins(insets, width),
-      marginV: Math.round(height * Math.max(HOOK_TOP, insets.top > 0 ? insets.top + OVERLAY_GAP : 0))
+      marginV: Math.round(height * clear(HOOK_TOP, insets.top))
     }
   }
 }
@@ -326,7 +335,7 @@ const hookEvent = (hook: CaptionHook, style: CaptionStyle, look: HookLook, width
   const at = anchor(look.placement, width, height)
   const fade = `\\fad(${MOTION_MS.entrance},${MOTION_MS.exit * 2})`
   const entrance = animation === "slide-up"
-    ? `\\move(${at.x},${at.y + Math.round(height * SLIDE_RATIO)},${at.x},${at.y},0,${MOTION_MS.entrance})`
+    ? slideIn(at, height)
     : animation === "pop" || animation === "bounce"
     ? `${fsc(60)}\\t(0,${MOTION_MS.bounce},${fsc(100)})`
     : ""
@@ -379,7 +388,6 @@ export const assSubtitles = (request: AssRequest): string => {
     ...(hook === null ? [] : [[hookLook.line, hookLook.metrics, hookLook.placement] as const])
   ]
 
-  /** A word's text with its animation, timed from the event's start. */
   // "Shake on emphasis": with emphasised words in the track only they shake, else every spoken word does.
   const emphasisInUse = pages.some((page) => page.lines.some((line) => line.words.some((w) => w.emphasis === true)))
   const emphasisScale = Math.round(100 * (style.emphasisScale ?? EMPHASIS_SCALE))

@@ -16,7 +16,7 @@ import { GenerateCaptions } from "../../kernel/job-catalogue.ts"
 import { videoWork } from "../../kernel/video-work.ts"
 import { chargeWork } from "../../shared/credits/charge-work.ts"
 import { downloadSource } from "../../shared/media/download-source.ts"
-import { emphasiseGenerated } from "../../shared/captions/emphasise-words.ts"
+import { emphasiseGenerated } from "../videos/parts/emphasise-words.ts"
 import { localSource, withScratchDir } from "../../shared/media/scratch.ts"
 import { alignTranscript } from "./parts/align-transcript.ts"
 

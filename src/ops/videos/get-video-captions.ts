@@ -1,5 +1,5 @@
 import { Effect, Option, Schema } from "effect"
-import { adjustedStyle, LineStarts, NO_EDITS, StyleAdjustments } from "../../../domain/caption-edits.ts"
+import { LineStarts, NO_EDITS, StyleAdjustments } from "../../../domain/caption-edits.ts"
 import { EmphasisMode } from "../../../domain/caption-emphasis.ts"
 import { CaptionHook } from "../../../domain/caption-hook.ts"
 import { CaptionReadability, readabilityOf } from "../../../domain/caption-readability.ts"
@@ -7,11 +7,10 @@ import { CaptionPage, CaptionStyle, layoutCaptions, layoutRulesOf, TimedWord, to
 import { Conflict } from "../../../domain/errors.ts"
 import { Language } from "../../../domain/languages.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
-import { captionStyleFor } from "../../../domain/generated-project.ts"
 import { Platform } from "../../../domain/safe-zones.ts"
 import { VideoId, type VideoRecord } from "../../../domain/video.ts"
 import { operation } from "../../kernel/operation.ts"
-import { templateForRender } from "../caption-templates/parts/resolve-template.ts"
+import { burnStyleFor } from "../caption-templates/parts/resolve-template.ts"
 import { findVideo } from "./parts/find-video.ts"
 
 export const VideoCaptions = Schema.Struct({
@@ -43,8 +42,7 @@ export const captionsToBurn = (video: VideoRecord) =>
     const videos = yield* VideoStore
     const words = yield* videos.getWords(video.id)
     const edits = Option.getOrElse(yield* videos.getCaptionEdits(video.id), () => NO_EDITS)
-    const template = yield* templateForRender(video.workspaceId, video.templateId)
-    const style = captionStyleFor(video.kind, adjustedStyle(template.style, edits.style))
+    const { template, style } = yield* burnStyleFor(video, edits.style)
     const wordList = Option.getOrElse(words, () => [])
     return { timed: Option.isSome(words), template, edits, style, words: wordList, pages: layoutCaptions(wordList, layoutRulesOf(style), edits.lineStarts) }
   })

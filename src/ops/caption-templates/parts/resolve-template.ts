@@ -1,4 +1,7 @@
 import { Effect, Option } from "effect"
+import { adjustedStyle, type StyleAdjustments } from "../../../../domain/caption-edits.ts"
+import { captionStyleFor } from "../../../../domain/generated-project.ts"
+import type { VideoRecord } from "../../../../domain/video.ts"
 import { BUILT_IN_TEMPLATES, type CaptionTemplate, DEFAULT_TEMPLATE_ID } from "../../../../domain/captions.ts"
 import { InvalidInput } from "../../../../domain/errors.ts"
 import { TemplateStore } from "../../../../domain/ports/template-store.ts"
@@ -37,3 +40,10 @@ export const templateForRender = (workspaceId: string, id: number) =>
   findTemplate(workspaceId, id).pipe(
     Effect.map(Option.getOrElse(() => BUILT_IN_TEMPLATES.find((t) => t.id === DEFAULT_TEMPLATE_ID)!))
   )
+
+/** The template a video's captions are burned in, and its style there: the template's, adjusted, as the video's kind shows it. */
+export const burnStyleFor = (video: Pick<VideoRecord, "workspaceId" | "templateId" | "kind">, adjustments: StyleAdjustments) =>
+  Effect.map(templateForRender(video.workspaceId, video.templateId), (template) => ({
+    template,
+    style: captionStyleFor(video.kind, adjustedStyle(template.style, adjustments))
+  }))

@@ -1,15 +1,14 @@
 // `emphasis: auto` at work: the words a project's captions stand out on, chosen in the lines the
 // captions will be shown in, from the word list and, where the speech is at hand, its loudness.
 import { Effect, Option } from "effect"
-import { adjustedStyle, type CaptionEdits, NO_EDITS } from "../../../domain/caption-edits.ts"
-import { chooseEmphasis } from "../../../domain/caption-emphasis.ts"
-import { layoutCaptions, layoutRulesOf, type TimedWord } from "../../../domain/captions.ts"
-import { captionStyleFor } from "../../../domain/generated-project.ts"
-import { MediaEngine } from "../../../domain/ports/media-engine.ts"
-import { VideoStore } from "../../../domain/ports/video-store.ts"
-import { WordFrequency } from "../../../domain/ports/word-frequency.ts"
-import type { VideoRecord } from "../../../domain/video.ts"
-import { templateForRender } from "../../ops/caption-templates/parts/resolve-template.ts"
+import { type CaptionEdits, NO_EDITS } from "../../../../domain/caption-edits.ts"
+import { chooseEmphasis } from "../../../../domain/caption-emphasis.ts"
+import { layoutCaptions, layoutRulesOf, type TimedWord } from "../../../../domain/captions.ts"
+import { MediaEngine } from "../../../../domain/ports/media-engine.ts"
+import { VideoStore } from "../../../../domain/ports/video-store.ts"
+import { WordFrequency } from "../../../../domain/ports/word-frequency.ts"
+import type { VideoRecord } from "../../../../domain/video.ts"
+import { burnStyleFor } from "../../caption-templates/parts/resolve-template.ts"
 
 /** The words with emphasis chosen afresh for these edits (their style and line breaks) on the video's template. */
 export const chooseEmphasisFor = (
@@ -19,8 +18,7 @@ export const chooseEmphasisFor = (
   loudness?: ReadonlyArray<number>
 ) =>
   Effect.gen(function*() {
-    const template = yield* templateForRender(video.workspaceId, video.templateId)
-    const style = captionStyleFor(video.kind, adjustedStyle(template.style, edits.style))
+    const { style } = yield* burnStyleFor(video, edits.style)
     const { rank } = yield* WordFrequency
     return chooseEmphasis(words, layoutCaptions(words, layoutRulesOf(style), edits.lineStarts), { rank, loudness })
   }).pipe(Effect.withSpan("chooseEmphasis", { attributes: { words: words.length } }))
