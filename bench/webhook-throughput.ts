@@ -1,7 +1,8 @@
 // How fast the worker's webhook lane empties: 1,000 due deliveries (outbox events with their jobs, on a
 // scratch PostgreSQL database) to a loopback https receiver, until every one is delivered.
-//   ours: the job runner with deliverWebhookJob, 8 loops (each claims and runs jobs until none is due),
-//         through the production transport (verified TLS, connections kept alive per host)
+//   ours: the job runner with deliverWebhookJob, 8 loops (each claims batches of jobs and runs them until
+//         none is due), at most 8 POSTs at once, through the production transport (verified TLS,
+//         connections kept alive per host)
 //   ours, memory stores (for information): the same worker with the in-memory stores
 //   bare (for information): the same 1,000 signed POSTs with plain node:https, 8 at a time, a new connection each
 //   bare with keep-alive: the same over 8 reused connections, as ours
@@ -14,7 +15,7 @@ import { mkdtemp, rm } from "node:fs/promises"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Layer, Option, Redacted } from "effect"
+import { Clock, Effect, Layer, LogLevel, Option, Redacted } from "effect"
 import { MemoryStoresLive } from "../adapters/memory/memory-layer.ts"
 import { OutboundClientLive } from "../adapters/outbound/outbound-client.ts"
 import { PgStoresLive } from "../adapters/postgres/pg-layer.ts"
@@ -25,6 +26,7 @@ import { WebhookSecretStore } from "../domain/ports/webhook-secret-store.ts"
 import { WorkspaceStore } from "../domain/ports/workspace-store.ts"
 import { webhookMessage } from "../domain/webhooks.ts"
 import { makeJobRunner } from "../src/kernel/job-runner.ts"
+import { loggingLayer } from "../src/kernel/logging.ts"
 import { ServiceConfig } from "../src/kernel/service-config.ts"
 import { DeliverWebhook } from "../src/kernel/job-catalogue.ts"
 import { newId, newWebhookSecret } from "../src/kernel/secrets.ts"
@@ -116,26 +118,25 @@ interface SenderResult {
   readonly delivered: number
 }
 
-/** The webhook lane of the worker, CONCURRENCY loops (each claims and runs jobs until none is due). */
+/** The webhook lane of the worker, CONCURRENCY loops (each claims batches and runs them until none is due), CONCURRENCY POSTs at once. */
 const drainTimed = (receiverUrl: string) =>
   Effect.gen(function*() {
     const ids = yield* seed(hookUrl(receiverUrl))
     const runner = makeJobRunner([deliverWebhookJob])
     const started = performance.now()
-    yield* Effect.all(Array.from({ length: CONCURRENCY }, () => runner.drain("webhooks")), {
-      concurrency: "unbounded",
-      discard: true
-    })
+    yield* runner.drain("webhooks", CONCURRENCY)
     const seconds = (performance.now() - started) / 1000
     const outbox = yield* Outbox
     const events = yield* Effect.forEach(ids, (id) => outbox.get(id))
     return { seconds, delivered: events.filter(Option.exists((e) => e.state === "delivered")).length }
   })
 
-// The job runner clears each job's scratch folder: deliveries make none, but it needs a work folder.
-const workerServices = Layer.merge(
+// The job runner clears each job's scratch folder: deliveries make none, but it needs a work folder. The
+// worker's own logger writes its lines (JSON, to the pipe the parent drains).
+const workerServices = Layer.mergeAll(
   HttpsWebhookTransportLive.pipe(Layer.provide(OutboundClientLive)),
-  ServiceConfig.layer({ baseUrl: "http://127.0.0.1:1", workDir: join(tmpdir(), `reelwright-bench-${process.pid}`) })
+  ServiceConfig.layer({ baseUrl: "http://127.0.0.1:1", workDir: join(tmpdir(), `reelwright-bench-${process.pid}`) }),
+  loggingLayer({ format: "json", level: LogLevel.Info })
 )
 
 /** In the child: deliveries through the worker, on PostgreSQL, or in memory when no database is given. */

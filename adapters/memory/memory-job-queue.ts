@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto"
 import { Clock, Deferred, Effect, Layer, Option, Ref } from "effect"
 import { PLAN_RULES } from "../../domain/plans.ts"
-import { holdsLease, type ClaimedJob, type Job, JobQueue, type Lane, LANES, type LaneStats } from "../../domain/ports/job-queue.ts"
+import { holdsLease, type ClaimedJob, type Job, JobQueue, type Lane, LANES, type LaneStats, type RunEnd } from "../../domain/ports/job-queue.ts"
 import { MemoryDatabase, type Tables, updateRow, withRow } from "./memory-database.ts"
 
 /** The first instant `claim` may take the job, or undefined when it never will as things stand. */
@@ -47,6 +47,20 @@ const dueJob = (t: Tables, lane: Lane, now: number): Job | undefined => {
   return best
 }
 
+/** The job as the end of its run leaves it. */
+const endedAs = (job: Job, end: RunEnd): Job => {
+  switch (end._tag) {
+    case "Complete":
+      return { ...job, status: "done", lockedUntil: null }
+    case "Retry":
+      return { ...job, status: "queued", runAt: end.runAt, lockedUntil: null, lastError: end.error }
+    case "Reschedule":
+      return { ...job, status: "queued", runAt: end.runAt, attempts: 0, lockedUntil: null, lastError: end.note }
+    case "Kill":
+      return { ...job, status: "dead", lockedUntil: null, lastError: end.error }
+  }
+}
+
 /** The lane's counts at `now`, each job as a claim at that instant would see it. */
 const statsOf = (jobs: ReadonlyArray<Job>, lane: Lane, now: number): LaneStats => {
   let ready = 0
@@ -73,12 +87,29 @@ export const MemoryJobQueueLive = Layer.effect(
   Effect.gen(function*() {
     const db = yield* MemoryDatabase
     const change = (id: string, f: (job: Job) => Job) => db.write((t) => ({ ...t, jobs: updateRow(t.jobs, id, f) }))
-    /** Ends a run: a job cancelled meanwhile stays cancelled, and the answer is false. */
-    const endRun = (id: string, f: (job: Job) => Job) =>
-      db.modify((t): readonly [boolean, Tables] => {
-        const job = t.jobs.get(id)
-        return job === undefined || job.status === "cancelled" ? [false, t] : [true, { ...t, jobs: updateRow(t.jobs, id, f) }]
-      })
+    /** Ends runs as the port's RunEnd says, in one write; a job cancelled meanwhile stays cancelled (false). */
+    const endRuns = (ends: ReadonlyArray<{ readonly id: string; readonly end: RunEnd }>) =>
+      db.modify((t): readonly [ReadonlyArray<Job | undefined>, Tables] => {
+        const jobs = new Map(t.jobs)
+        const changed = ends.map(({ end, id }) => {
+          const job = jobs.get(id)
+          if (job === undefined || job.status === "cancelled") return undefined
+          const ended = endedAs(job, end)
+          jobs.set(id, ended)
+          return ended
+        })
+        return [changed, { ...t, jobs }]
+      }).pipe(
+        // A job queued again may be due now; a workspace's job that stops frees a place under its cap.
+        Effect.tap((changed) =>
+          Effect.forEach(
+            new Set(changed.flatMap((job) => job !== undefined && (job.status === "queued" || job.workspaceId !== null) ? [job.lane] : [])),
+            wake
+          )
+        ),
+        Effect.map((changed) => changed.map((job) => job !== undefined))
+      )
+    const endRun = (id: string, end: RunEnd) => Effect.map(endRuns([{ id, end }]), (changed) => changed[0] === true)
     // One wake-up signal per lane, completed (and replaced) when work arrives.
     const signals = {
       media: yield* Ref.make(yield* Deferred.make<void>()),
@@ -141,28 +172,45 @@ export const MemoryJobQueueLive = Layer.effect(
           ),
           Effect.withSpan("MemoryJobQueue.claim")
         ),
-      extendLease: (id, leaseMs) =>
+      claimBatch: (lane, max, leaseMs, claimedBy) =>
         Clock.currentTimeMillis.pipe(
           Effect.flatMap((now) =>
-            change(id, (job) => job.status === "running" ? { ...job, lockedUntil: now + leaseMs } : job)
+            db.modify((t): readonly [ReadonlyArray<ClaimedJob>, Tables] => {
+              const due = [...t.jobs.values()]
+                .filter((job) => job.lane === lane && job.workspaceId === null && (claimableFrom(job) ?? Infinity) <= now)
+                .sort((a, b) => a.runAt - b.runAt)
+                .slice(0, max)
+              const jobs = new Map(t.jobs)
+              const claimed = due.map((job): ClaimedJob => {
+                const leased: Job = { ...job, status: "running", attempts: job.attempts + 1, lockedUntil: now + leaseMs, claimedBy }
+                jobs.set(job.id, leased)
+                return { ...leased, reclaimed: job.status === "running" }
+              })
+              return [claimed, claimed.length === 0 ? t : { ...t, jobs }]
+            })
           ),
-          Effect.withSpan("MemoryJobQueue.extendLease")
+          Effect.withSpan("MemoryJobQueue.claimBatch")
         ),
-      complete: (id) =>
-        endRun(id, (job) => ({ ...job, status: "done", lockedUntil: null })).pipe(
-          Effect.tap((changed) => changed ? wakeForFreedPlace(id) : Effect.void),
-          Effect.withSpan("MemoryJobQueue.complete")
+      extendLeases: (ids, leaseMs) =>
+        Clock.currentTimeMillis.pipe(
+          Effect.flatMap((now) =>
+            db.write((t) => {
+              const jobs = new Map(t.jobs)
+              for (const id of ids) {
+                const job = jobs.get(id)
+                if (job?.status === "running") jobs.set(id, { ...job, lockedUntil: now + leaseMs })
+              }
+              return { ...t, jobs }
+            })
+          ),
+          Effect.withSpan("MemoryJobQueue.extendLeases")
         ),
-      retry: (id, runAt, error) =>
-        endRun(id, (job) => ({ ...job, status: "queued", runAt, lockedUntil: null, lastError: error })).pipe(
-          Effect.tap((changed) => changed ? wakeLaneOf(id) : Effect.void),
-          Effect.withSpan("MemoryJobQueue.retry")
-        ),
+      complete: (id) => endRun(id, { _tag: "Complete" }).pipe(Effect.withSpan("MemoryJobQueue.complete")),
+      retry: (id, runAt, error) => endRun(id, { _tag: "Retry", runAt, error }).pipe(Effect.withSpan("MemoryJobQueue.retry")),
       reschedule: (id, runAt, note) =>
-        endRun(id, (job) => ({ ...job, status: "queued", runAt, attempts: 0, lockedUntil: null, lastError: note })).pipe(
-          Effect.tap((changed) => changed ? wakeLaneOf(id) : Effect.void),
-          Effect.withSpan("MemoryJobQueue.reschedule")
-        ),
+        endRun(id, { _tag: "Reschedule", runAt, note }).pipe(Effect.withSpan("MemoryJobQueue.reschedule")),
+      kill: (id, error) => endRun(id, { _tag: "Kill", error }).pipe(Effect.withSpan("MemoryJobQueue.kill")),
+      endRuns: (ends) => endRuns(ends).pipe(Effect.withSpan("MemoryJobQueue.endRuns")),
       release: (id) =>
         Clock.currentTimeMillis.pipe(
           Effect.flatMap((now) =>
@@ -179,11 +227,6 @@ export const MemoryJobQueueLive = Layer.effect(
           Effect.flatMap((signal) => Deferred.await(signal).pipe(Effect.timeoutOption(maxWait))),
           Effect.asVoid,
           Effect.withSpan("MemoryJobQueue.waitForWork")
-        ),
-      kill: (id, error) =>
-        endRun(id, (job) => ({ ...job, status: "dead", lockedUntil: null, lastError: error })).pipe(
-          Effect.tap((changed) => changed ? wakeForFreedPlace(id) : Effect.void),
-          Effect.withSpan("MemoryJobQueue.kill")
         ),
       cancel: (dedupeKey, reason) =>
         db.modify((t): readonly [Job | undefined, Tables] => {

@@ -22,22 +22,27 @@ export const MemoryOutboxLive = Layer.effect(
         db.write((t) => ({ ...t, events: updateRow(t.events, id, (e) => ({ ...e, state })) })).pipe(
           Effect.withSpan("MemoryOutbox.setState")
         ),
-      pending: (id, series) =>
+      pending: (deliveries) =>
         db.read((t) =>
-          Option.fromNullable(t.events.get(id)).pipe(
-            Option.filter((event) => event.state === "pending"),
-            Option.map((event) => ({
-              event,
-              attemptsMade: t.deliveryAttempts.filter((a) => a.eventId === id && a.series === series).length
-            }))
+          deliveries.map(({ eventId, series }) =>
+            Option.fromNullable(t.events.get(eventId)).pipe(
+              Option.filter((event) => event.state === "pending"),
+              Option.map((event) => ({
+                event,
+                attemptsMade: t.deliveryAttempts.filter((a) => a.eventId === eventId && a.series === series).length
+              }))
+            )
           )
         ).pipe(Effect.withSpan("MemoryOutbox.pending")),
-      recordAttempt: (attempt, settles) =>
-        db.write((t) => ({
-          ...t,
-          deliveryAttempts: [...t.deliveryAttempts, attempt],
-          events: settles === undefined ? t.events : updateRow(t.events, attempt.eventId, (e) => ({ ...e, state: settles }))
-        })).pipe(Effect.withSpan("MemoryOutbox.recordAttempt")),
+      recordAttempts: (recorded) =>
+        db.write((t) => {
+          const events = new Map(t.events)
+          for (const { attempt, settles } of recorded) {
+            const event = events.get(attempt.eventId)
+            if (settles !== undefined && event !== undefined) events.set(event.id, { ...event, state: settles })
+          }
+          return { ...t, deliveryAttempts: [...t.deliveryAttempts, ...recorded.map(({ attempt }) => attempt)], events }
+        }).pipe(Effect.withSpan("MemoryOutbox.recordAttempts")),
       attempts: (eventId) =>
         db.read((t) => attemptsOf(t, eventId)).pipe(Effect.withSpan("MemoryOutbox.attempts")),
       forSubject: (subjectId) =>

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto"
 import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import { Clock, type Duration, Effect, Layer, Option, Schema } from "effect"
 import { PLAN_RULES, PLANS } from "../../domain/plans.ts"
-import { type ClaimedJob, holdsLease, type Job, JobQueue, type Lane, LANES, type LaneStats } from "../../domain/ports/job-queue.ts"
+import { type ClaimedJob, holdsLease, type Job, JobQueue, type Lane, LANES, type LaneStats, type RunEnd } from "../../domain/ports/job-queue.ts"
 import { JOBS_CHANNEL, makeJobWakeups } from "./pg-job-wakeups.ts"
 import { rowDecoder } from "./pg-rows.ts"
 import { jsonText, NumberFromBigint } from "./pg-values.ts"
@@ -43,6 +43,9 @@ const candidateRows = rowDecoder(
   "jobs",
   Schema.Struct({ id: Schema.String, workspace_id: Schema.NullOr(Schema.String), reclaimed: Schema.Boolean })
 )
+/** The status a run's end leaves its job in. */
+const statusAfter = (end: RunEnd): Job["status"] =>
+  end._tag === "Complete" ? "done" : end._tag === "Kill" ? "dead" : "queued"
 /** The one-statement claim's row: its candidate was a workspace's (nothing taken), or the job it took. */
 const uncappedRows = rowDecoder("jobs", Schema.Struct({ capped: Schema.Boolean, reclaimed: Schema.Boolean }))
 /** Null when the workspace's plan has no cap in PLAN_CAPS. */
@@ -60,7 +63,7 @@ const laneStatsRows = rowDecoder(
   }),
   ["lane"]
 )
-const requeuedRows = rowDecoder("jobs", Schema.Struct({ id: Schema.String }))
+const idRows = rowDecoder("jobs", Schema.Struct({ id: Schema.String }))
 
 /** Each plan's cap as JSON, looked up by a workspace's plan in SQL: `(caps::jsonb ->> plan)::int`. */
 const PLAN_CAPS = JSON.stringify(Object.fromEntries(PLANS.map((plan) => [plan, PLAN_RULES[plan].maxConcurrentJobs])))
@@ -85,16 +88,64 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
       const sql = yield* SqlClient.SqlClient
       const wakeups = yield* makeJobWakeups({ heartbeat: options.listenHeartbeat ?? "10 seconds" })
 
-      const update = (id: string, set: Statement.Fragment, where: Statement.Fragment = sql`TRUE`) =>
-        sql`UPDATE jobs SET ${set} WHERE id = ${id} AND ${where}`.pipe(Effect.asVoid, Effect.orDie)
-      /** As `update`, and notifies the lane of the job if it changed (it may be due now); true if it changed. */
-      const updateAndWake = (id: string, set: Statement.Fragment, where: Statement.Fragment = sql`TRUE`) =>
-        sql`WITH changed AS (UPDATE jobs SET ${set} WHERE id = ${id} AND ${where} RETURNING lane)
-          SELECT pg_notify(${JOBS_CHANNEL}, lane) FROM changed`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+      /** Ends runs as the port's RunEnd says, in one statement; a job cancelled meanwhile stays cancelled. */
+      const endRuns = (ends: ReadonlyArray<{ readonly id: string; readonly end: RunEnd }>) =>
+        Effect.suspend(() => {
+          const column = <A>(f: (end: RunEnd) => A) => ends.map(({ end }) => f(end))
+          // A job queued again may be due now; a workspace's job that stops frees a place under its cap: either
+          // wakes its lane's workers.
+          return sql`WITH ending AS (
+              SELECT * FROM unnest(${ends.map((e) => e.id)}::text[], ${column(statusAfter)}::text[],
+                ${column((end) => ("runAt" in end ? end.runAt : null))}::bigint[], ${column((end) => end._tag === "Reschedule")}::boolean[],
+                ${column((end) => ("error" in end ? end.error : "note" in end ? end.note : null))}::text[])
+                AS e(id, status, run_at, fresh, error)
+            ), changed AS (
+              UPDATE jobs SET status = ending.status, locked_until = NULL, run_at = COALESCE(ending.run_at, jobs.run_at),
+                attempts = CASE WHEN ending.fresh THEN 0 ELSE jobs.attempts END, last_error = COALESCE(ending.error, jobs.last_error)
+              FROM ending WHERE jobs.id = ending.id AND jobs.status <> 'cancelled'
+              RETURNING jobs.id, jobs.lane, jobs.status, jobs.workspace_id
+            ), woken AS (
+              SELECT pg_notify(${JOBS_CHANNEL}, lane) FROM (
+                SELECT DISTINCT lane FROM changed WHERE status = 'queued' OR workspace_id IS NOT NULL
+              ) AS lanes
+            )
+            SELECT id, (SELECT count(*) FROM woken)::int AS notified FROM changed`
+        }).pipe(
+          Effect.flatMap(idRows.all),
+          Effect.map((rows) => {
+            const changed = new Set(rows.map((row) => row.id))
+            return ends.map(({ id }) => changed.has(id))
+          }),
+          Effect.orDie
+        )
       /**
-       * As `update` for a change that stops a job running: a workspace's job frees a place under its cap,
-       * so its lane is notified (a job passed over may be claimable now). True if a job changed.
+       * The lane's due jobs (queued and due, or running under a lapsed lease) that pass `filter`, earliest
+       * first, locked for this transaction; jobs others hold locked are passed over. Two index scans
+       * (jobs_due, jobs_leased) instead of one OR that scans the table.
        */
+      const dueJobs = (lane: Lane, now: number, filter: Statement.Fragment, limit: number) =>
+        sql`WITH queued AS (
+            SELECT id, run_at, seq, workspace_id FROM jobs AS j
+            WHERE lane = ${lane} AND status = 'queued' AND run_at <= ${now} AND ${filter}
+            ORDER BY run_at, seq LIMIT ${limit} FOR UPDATE SKIP LOCKED
+          ), leased AS (
+            SELECT id, run_at, seq, workspace_id FROM jobs AS j
+            WHERE lane = ${lane} AND status = 'running' AND locked_until < ${now} AND ${filter}
+            ORDER BY locked_until LIMIT ${limit} FOR UPDATE SKIP LOCKED
+          )
+          SELECT id, workspace_id, reclaimed FROM (
+            SELECT *, false AS reclaimed FROM queued UNION ALL SELECT *, true AS reclaimed FROM leased
+          ) AS candidates
+          ORDER BY run_at, seq LIMIT ${limit}`
+      /** Leases the jobs `found` names (a statement of `dueJobs`' rows), returning them with `reclaimed`. */
+      const lease = (found: Statement.Fragment, now: number, leaseMs: number, claimedBy: string) =>
+        sql`WITH found AS (${found}), taken AS (
+            UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ${now + leaseMs}, claimed_by = ${claimedBy}
+            FROM found WHERE jobs.id = found.id AND found.workspace_id IS NULL RETURNING jobs.*
+          )
+          SELECT found.workspace_id IS NOT NULL AS capped, found.reclaimed, taken.* FROM found LEFT JOIN taken ON taken.id = found.id`
+      const endRun = (id: string, end: RunEnd) => Effect.map(endRuns([{ id, end }]), (changed) => changed[0] === true)
+      /** As an end of a run, for a change that stops a job or hands it back: true if a job changed. */
       const updateFreeingPlace = (where: Statement.Fragment, set: Statement.Fragment) =>
         sql`WITH changed AS (UPDATE jobs SET ${set} WHERE ${where} RETURNING lane, workspace_id)
           SELECT (SELECT count(*) FROM changed)::int AS changed,
@@ -103,8 +154,6 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
           Effect.map((rows) => Number(rows[0]?.["changed"] ?? 0) > 0),
           Effect.orDie
         )
-      /** A run's end changes a job the run still holds: one cancelled meanwhile stays cancelled. */
-      const notCancelled = sql`status <> 'cancelled'`
 
       return JobQueue.of({
         enqueue: (input) =>
@@ -135,21 +184,7 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
                   SELECT 1 FROM workspaces AS w
                   WHERE w.id = j.workspace_id AND ${running(sql`j.workspace_id`)} >= (${PLAN_CAPS}::jsonb ->> w.plan)::int
                 )))`
-              // Two index scans (jobs_due, jobs_leased) instead of one OR that scans the table.
-              const candidates = (full: ReadonlyArray<string>) =>
-                sql`WITH queued AS (
-                    SELECT id, run_at, seq, workspace_id FROM jobs AS j
-                    WHERE lane = ${lane} AND status = 'queued' AND run_at <= ${now} AND ${underCap(full)}
-                    ORDER BY run_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED
-                  ), leased AS (
-                    SELECT id, run_at, seq, workspace_id FROM jobs AS j
-                    WHERE lane = ${lane} AND status = 'running' AND locked_until < ${now} AND ${underCap(full)}
-                    ORDER BY locked_until LIMIT 1 FOR UPDATE SKIP LOCKED
-                  )
-                  SELECT id, workspace_id, reclaimed FROM (
-                    SELECT *, false AS reclaimed FROM queued UNION ALL SELECT *, true AS reclaimed FROM leased
-                  ) AS candidates
-                  ORDER BY run_at, seq LIMIT 1`
+              const candidates = (full: ReadonlyArray<string>) => dueJobs(lane, now, underCap(full), 1)
               const candidate = (full: ReadonlyArray<string>) => candidates(full).pipe(Effect.flatMap(candidateRows.first))
               // The count in `candidate` may miss a claim committed while it ran: under the workspace's lock,
               // taken after the candidate's row, a fresh count sees every claim of the workspace before it.
@@ -180,12 +215,7 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
                   result._tag === "Claimed" ? Effect.succeed(result.job) : claimPassingOver([...full, result.workspaceId]))
               // A job of no workspace has no cap to count under a lock: found and taken in one statement (one
               // round trip, not four). A workspace's job found first is claimed the locking way instead.
-              const uncapped = sql`WITH found AS (${candidates([])}), taken AS (
-                  UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ${now + leaseMs},
-                    claimed_by = ${claimedBy}
-                  FROM found WHERE jobs.id = found.id AND found.workspace_id IS NULL RETURNING jobs.*
-                )
-                SELECT found.workspace_id IS NOT NULL AS capped, found.reclaimed, taken.* FROM found LEFT JOIN taken ON TRUE`
+              const uncapped = lease(candidates([]), now, leaseMs, claimedBy)
               return Effect.flatMap(uncapped, ([row]) =>
                 row === undefined ? Effect.succeedNone : Effect.flatMap(uncappedRows.one(row), ({ capped, reclaimed }) =>
                   capped ? claimPassingOver([]) : Effect.map(jobRows.one(row), (job) => Option.some({ ...job, reclaimed }))))
@@ -193,29 +223,31 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
             Effect.orDie,
             Effect.withSpan("PgJobQueue.claim")
           ),
-        extendLease: (id, leaseMs) =>
+        claimBatch: (lane, max, leaseMs, claimedBy) =>
           Clock.currentTimeMillis.pipe(
-            Effect.flatMap((now) => update(id, sql`locked_until = ${now + leaseMs}`, sql`status = 'running'`)),
-            Effect.withSpan("PgJobQueue.extendLease")
+            Effect.flatMap((now) => lease(dueJobs(lane, now, sql`j.workspace_id IS NULL`, max), now, leaseMs, claimedBy)),
+            Effect.flatMap(Effect.forEach((row) =>
+              Effect.map(jobRows.one(row), (job): ClaimedJob => ({ ...job, reclaimed: row["reclaimed"] === true }))
+            )),
+            Effect.map((jobs) => [...jobs].sort((a, b) => a.runAt - b.runAt)),
+            Effect.orDie,
+            Effect.withSpan("PgJobQueue.claimBatch")
           ),
-        complete: (id) =>
-          updateFreeingPlace(sql`id = ${id} AND ${notCancelled}`, sql`status = 'done', locked_until = NULL`).pipe(
-            Effect.withSpan("PgJobQueue.complete")
+        extendLeases: (ids, leaseMs) =>
+          Clock.currentTimeMillis.pipe(
+            Effect.flatMap((now) =>
+              sql`UPDATE jobs SET locked_until = ${now + leaseMs} WHERE id = ANY(${ids}::text[]) AND status = 'running'`
+            ),
+            Effect.asVoid,
+            Effect.orDie,
+            Effect.withSpan("PgJobQueue.extendLeases")
           ),
-        retry: (id, runAt, error) =>
-          updateAndWake(id, sql`status = 'queued', run_at = ${runAt}, locked_until = NULL, last_error = ${error}`, notCancelled).pipe(
-            Effect.withSpan("PgJobQueue.retry")
-          ),
+        complete: (id) => endRun(id, { _tag: "Complete" }).pipe(Effect.withSpan("PgJobQueue.complete")),
+        retry: (id, runAt, error) => endRun(id, { _tag: "Retry", runAt, error }).pipe(Effect.withSpan("PgJobQueue.retry")),
         reschedule: (id, runAt, note) =>
-          updateAndWake(
-            id,
-            sql`status = 'queued', run_at = ${runAt}, attempts = 0, locked_until = NULL, last_error = ${note}`,
-            notCancelled
-          ).pipe(Effect.withSpan("PgJobQueue.reschedule")),
-        kill: (id, error) =>
-          updateFreeingPlace(sql`id = ${id} AND ${notCancelled}`, sql`status = 'dead', locked_until = NULL, last_error = ${error}`).pipe(
-            Effect.withSpan("PgJobQueue.kill")
-          ),
+          endRun(id, { _tag: "Reschedule", runAt, note }).pipe(Effect.withSpan("PgJobQueue.reschedule")),
+        kill: (id, error) => endRun(id, { _tag: "Kill", error }).pipe(Effect.withSpan("PgJobQueue.kill")),
+        endRuns: (ends) => endRuns(ends).pipe(Effect.withSpan("PgJobQueue.endRuns")),
         cancel: (dedupeKey, reason) =>
           updateFreeingPlace(
             sql`dedupe_key = ${dedupeKey} AND status IN ('queued', 'running')`,
@@ -225,12 +257,14 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
         release: (id) =>
           Clock.currentTimeMillis.pipe(
             Effect.flatMap((now) =>
-              updateAndWake(
-                id,
-                sql`status = 'queued', run_at = ${now}, locked_until = NULL, attempts = GREATEST(0, attempts - 1)`,
-                sql`status = 'running'`
-              )
+              sql`WITH changed AS (
+                  UPDATE jobs SET status = 'queued', run_at = ${now}, locked_until = NULL, attempts = GREATEST(0, attempts - 1)
+                  WHERE id = ${id} AND status = 'running' RETURNING lane
+                )
+                SELECT pg_notify(${JOBS_CHANNEL}, lane) FROM changed`
             ),
+            Effect.asVoid,
+            Effect.orDie,
             Effect.withSpan("PgJobQueue.release")
           ),
         waitForWork: (lane, maxWait) => wakeups.wait(lane, maxWait).pipe(Effect.withSpan("PgJobQueue.waitForWork")),
@@ -288,7 +322,7 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
               WHERE id = ${id} AND status = 'dead' RETURNING id, lane
             )
             SELECT id, pg_notify(${JOBS_CHANNEL}, lane) FROM changed`.pipe(
-            Effect.flatMap(requeuedRows.all),
+            Effect.flatMap(idRows.all),
             Effect.map((rows) => rows.length > 0),
             Effect.orDie,
             Effect.withSpan("PgJobQueue.requeueDead")

@@ -1,9 +1,9 @@
 // Outbox on PostgreSQL: tables outbox_events and delivery_attempts.
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
-import { Outbox, type OutboxEvent } from "../../domain/ports/outbox.ts"
+import { type DeliveryAttempt, Outbox, type OutboxEvent } from "../../domain/ports/outbox.ts"
 import { WebhookEventName } from "../../domain/video.ts"
-import { firstRow, rowDecoder } from "./pg-rows.ts"
+import { rowDecoder } from "./pg-rows.ts"
 import { IsoFromDate, jsonText } from "./pg-values.ts"
 
 const EventRow = Schema.Struct({
@@ -59,24 +59,36 @@ export const PgOutboxLive = Layer.effect(
           Effect.orDie,
           Effect.withSpan("PgOutbox.setState")
         ),
-      pending: (id, series) =>
-        sql`SELECT e.*, (SELECT count(*)::int FROM delivery_attempts a WHERE a.event_id = e.id AND a.series = ${series})
+      pending: (deliveries) =>
+        sql`SELECT asked.ord, e.*, (SELECT count(*)::int FROM delivery_attempts a WHERE a.event_id = e.id AND a.series = asked.series)
             AS attempts_made
-          FROM outbox_events e WHERE e.id = ${id} AND e.state = 'pending'`.pipe(
-          Effect.flatMap((rows) =>
-            firstRow(rows, (row) => Effect.map(eventRows.one(row), (event) => ({ event, attemptsMade: Number(row["attempts_made"]) })))
-          ),
+          FROM unnest(${deliveries.map((d) => d.eventId)}::text[], ${deliveries.map((d) => d.series)}::int[])
+            WITH ORDINALITY AS asked(event_id, series, ord)
+          JOIN outbox_events e ON e.id = asked.event_id AND e.state = 'pending'`.pipe(
+          Effect.flatMap(Effect.forEach((row) =>
+            Effect.map(eventRows.one(row), (event) => [Number(row["ord"]) - 1, { event, attemptsMade: Number(row["attempts_made"]) }] as const)
+          )),
+          Effect.map((found) => {
+            const byPlace = new Map(found)
+            return deliveries.map((_, i) => Option.fromNullable(byPlace.get(i)))
+          }),
           Effect.orDie,
           Effect.withSpan("PgOutbox.pending")
         ),
-      // One statement: the attempt and the state it leaves the event in land together.
-      recordAttempt: (a, settles) => {
-        const insert = sql`INSERT INTO delivery_attempts (event_id, series, attempt, started_at, duration_ms, status, error, target)
-          VALUES (${a.eventId}, ${a.series}, ${a.attempt}, ${a.startedAt}, ${a.durationMs}, ${a.status}, ${a.error},
-            ${a.target})`
-        return (settles === undefined ? insert : sql`WITH attempt AS (${insert})
-          UPDATE outbox_events SET state = ${settles} WHERE id = ${a.eventId}`)
-          .pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgOutbox.recordAttempt"))
+      // One statement: the attempts and the states they leave their events in land together.
+      recordAttempts: (recorded) => {
+        const column = <A>(f: (a: DeliveryAttempt) => A) => recorded.map(({ attempt }) => f(attempt))
+        return sql`WITH attempt AS (
+            INSERT INTO delivery_attempts (event_id, series, attempt, started_at, duration_ms, status, error, target)
+            SELECT * FROM unnest(${column((a) => a.eventId)}::text[], ${column((a) => a.series)}::int[],
+              ${column((a) => a.attempt)}::int[], ${column((a) => a.startedAt)}::timestamptz[], ${column((a) => a.durationMs)}::float8[],
+              ${column((a) => a.status)}::int[], ${column((a) => a.error)}::text[], ${column((a) => a.target)}::text[])
+          )
+          UPDATE outbox_events SET state = settled.state
+          FROM unnest(${recorded.map(({ attempt }) => attempt.eventId)}::text[], ${recorded.map(({ settles }) => settles ?? null)}::text[])
+            AS settled(id, state)
+          WHERE outbox_events.id = settled.id AND settled.state IS NOT NULL`
+          .pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgOutbox.recordAttempts"))
       },
       attempts: (eventId) =>
         sql`SELECT * FROM delivery_attempts WHERE event_id = ${eventId} ORDER BY series, attempt, seq`.pipe(

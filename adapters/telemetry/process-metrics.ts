@@ -2,9 +2,10 @@
 // previous scrape (a loop blocked by a long synchronous piece of work delays every request).
 import { Effect, Metric } from "effect"
 import { monitorEventLoopDelay } from "node:perf_hooks"
-import { eventLoopDelay, heapUsed, residentMemory } from "../../src/kernel/metrics.ts"
+import { eventLoopDelay, heapUsed, residentMemory, seriesOf } from "../../src/kernel/metrics.ts"
 
 const NS_PER_SECOND = 1e9
+const delayOf = seriesOf(eventLoopDelay, "quantile")
 /** The monitor's timer fires every RESOLUTION_MS; each sample includes that wait, which is not a delay. */
 const RESOLUTION_MS = 10
 
@@ -25,7 +26,7 @@ export const processMetrics = Effect.acquireRelease(
       Metric.set(residentMemory, memory.rss),
       Metric.set(heapUsed, memory.heapUsed),
       ...Object.entries(quantiles).map(([quantile, ns]) =>
-        Metric.set(Metric.tagged(eventLoopDelay, "quantile", quantile), Number.isFinite(ns) ? Math.max(0, ns / NS_PER_SECOND - RESOLUTION_MS / 1000) : 0))
+        Metric.set(delayOf(quantile), Number.isFinite(ns) ? Math.max(0, ns / NS_PER_SECOND - RESOLUTION_MS / 1000) : 0))
     ], { discard: true })
   })
 ))

@@ -25,7 +25,7 @@ export const HttpsWebhookTransportLive = Layer.effect(
               Effect.catchAll((failure) => Effect.succeed<DeliveryOutcome>({ _tag: "Unreachable", error: failure.message }))
             )
           : Effect.succeed<DeliveryOutcome>({ _tag: "Unreachable", error: "webhook URLs must be https" })
-        ).pipe(Effect.withSpan("HttpsWebhookTransport.post"))
+        ).pipe(Effect.withSpan("HttpsWebhookTransport.post", { captureStackTrace: false }))
     })
   )
 )

@@ -39,6 +39,13 @@ export type LeasedJob = Job & { readonly status: "running"; readonly lockedUntil
 export const holdsLease = (job: Job, now: number): job is LeasedJob =>
   job.status === "running" && job.lockedUntil !== null && job.lockedUntil >= now
 
+/** How a run ends, as `complete`, `retry`, `reschedule` and `kill` end one. */
+export type RunEnd =
+  | { readonly _tag: "Complete" }
+  | { readonly _tag: "Retry"; readonly runAt: number; readonly error: string }
+  | { readonly _tag: "Reschedule"; readonly runAt: number; readonly note: string }
+  | { readonly _tag: "Kill"; readonly error: string }
+
 /** A lane's jobs at one instant, for operators. */
 export interface LaneStats {
   readonly lane: Lane
@@ -72,7 +79,13 @@ export interface JobQueueShape {
    * a workspace with no record is not capped.
    */
   readonly claim: (lane: Lane, leaseMs: number, claimedBy: string) => Effect.Effect<Option.Option<ClaimedJob>>
-  readonly extendLease: (id: string, leaseMs: number) => Effect.Effect<void>
+  /**
+   * Up to `max` due jobs of the lane that no workspace caps, leased together in one step (a lane of quick
+   * jobs, whose store round trips would cost more than the jobs). Jobs of a workspace are left to `claim`.
+   */
+  readonly claimBatch: (lane: Lane, max: number, leaseMs: number, claimedBy: string) => Effect.Effect<ReadonlyArray<ClaimedJob>>
+  /** Extends the leases of the running jobs named. */
+  readonly extendLeases: (ids: ReadonlyArray<string>, leaseMs: number) => Effect.Effect<void>
   /*
    * complete, retry, reschedule and kill end a run. Each changes nothing and answers false when the job
    * was cancelled meanwhile, so the runner learns of a late cancel from the change itself.
@@ -86,6 +99,8 @@ export interface JobQueueShape {
    */
   readonly reschedule: (id: string, runAt: number, note: string) => Effect.Effect<boolean>
   readonly kill: (id: string, error: string) => Effect.Effect<boolean>
+  /** Ends several runs in one step, each as its own call would; answers, in order, whether each changed. */
+  readonly endRuns: (ends: ReadonlyArray<{ readonly id: string; readonly end: RunEnd }>) => Effect.Effect<ReadonlyArray<boolean>>
   /**
    * Stops the job with this dedupe key for good, if it is queued or running (otherwise nothing
    * changes): it is never claimed again, and the worker running it sees `cancelled` and interrupts it.

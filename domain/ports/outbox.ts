@@ -31,6 +31,12 @@ export interface DeliveryAttempt {
   readonly target: string
 }
 
+/** An attempt to record, with the state it leaves its event in when it settles it. */
+export interface RecordedAttempt {
+  readonly attempt: DeliveryAttempt
+  readonly settles?: "delivered" | "dropped"
+}
+
 export interface EventDeliveries {
   readonly event: OutboxEvent
   readonly attempts: ReadonlyArray<DeliveryAttempt>
@@ -52,10 +58,15 @@ export interface OutboxShape {
   readonly add: (event: OutboxEvent) => Effect.Effect<Option.Option<OutboxEvent>>
   readonly get: (id: string) => Effect.Effect<Option.Option<OutboxEvent>>
   readonly setState: (id: string, state: OutboxEvent["state"]) => Effect.Effect<void>
-  /** `None` unless the event is pending: what a delivery reads before its attempt, in one read. */
-  readonly pending: (id: string, series: number) => Effect.Effect<Option.Option<PendingDelivery>>
-  /** Records the attempt and, when it settles the event, the event's new state, both or neither. */
-  readonly recordAttempt: (attempt: DeliveryAttempt, settles?: "delivered" | "dropped") => Effect.Effect<void>
+  /**
+   * What deliveries read before their attempts, in one read: for each event and series asked for, in
+   * order, `None` unless the event is pending.
+   */
+  readonly pending: (
+    deliveries: ReadonlyArray<{ readonly eventId: string; readonly series: number }>
+  ) => Effect.Effect<ReadonlyArray<Option.Option<PendingDelivery>>>
+  /** Records attempts and, for each that settles its event, the event's new state: all of them or none. */
+  readonly recordAttempts: (attempts: ReadonlyArray<RecordedAttempt>) => Effect.Effect<void>
   readonly attempts: (eventId: string) => Effect.Effect<ReadonlyArray<DeliveryAttempt>>
   readonly forSubject: (subjectId: string) => Effect.Effect<ReadonlyArray<OutboxEvent>>
   /** The subject's events newest first, each with its attempts in order; a cursor no adapter made gives an empty page. */

@@ -21,11 +21,29 @@ export type JobOutcome =
 
 export const Done: JobOutcome = { _tag: "Done" }
 
+/** What a batch handler gets from the runner for the jobs it runs together. */
+export interface BatchRun {
+  /** Runs one job's own part of the batch (its request out) as a run of that job: its log annotations and its span. */
+  readonly asJob: (job: Job) => <A, E, R>(work: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** Holds one of the lane's places while `work` runs: the lane's concurrency bounds these across all its batches. */
+  readonly inPlace: <A, E, R>(work: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /**
+   * How many of the batch's jobs to start at once: the lane's places. More would wait for a place, and
+   * a fiber waiting on a semaphore costs more CPU than the request it waits to make.
+   */
+  readonly concurrency: number
+}
+
 /** What the job runner calls for a claimed job of one kind. */
 export interface JobHandler<R> {
   readonly kind: string
   readonly lane: Lane
   readonly run: (job: Job) => Effect.Effect<JobOutcome, never, R>
+  /**
+   * Runs claimed jobs of this kind together, sharing their store round trips; each job's outcome, in
+   * order. A lane whose every handler has one is claimed in batches.
+   */
+  readonly runBatch?: (jobs: ReadonlyArray<Job>, batch: BatchRun) => Effect.Effect<ReadonlyArray<JobOutcome>, never, R>
   /** Called once when the job goes dead after crashing too often. */
   readonly onDead: (job: Job, error: string) => Effect.Effect<void, never, R>
 }
@@ -61,24 +79,64 @@ export interface JobBody<P, R> {
   readonly onDead: (payload: P, error: string, job: Job) => Effect.Effect<void, never, R>
 }
 
+const undecodable = (kind: string): JobOutcome => ({ _tag: "Dead", error: `the payload of this ${kind} job does not decode` })
+
+/** Decodes a job's payload; None when it no longer decodes (queued by an older release). */
+const decoder = <P, I>(type: JobType<string, P, I>) => (job: Job) => Effect.option(Schema.decodeUnknown(type.payload)(job.payload))
+
+const deadOf = <P, I, R>(type: JobType<string, P, I>, onDead: JobBody<P, R>["onDead"]) => (job: Job, error: string) =>
+  Effect.flatMap(decoder(type)(job), Option.match({
+    onNone: () => Effect.logError(`a dead ${type.kind} job's payload does not decode`).pipe(Effect.annotateLogs({ jobId: job.id })),
+    onSome: (payload) => onDead(payload, error, job)
+  }))
+
 /**
  * The handler of a job type. A payload that no longer decodes (queued by an older release) ends the job
  * dead at once: running it again could not help.
  */
-export const handle = <Kind extends string, P, I, R>(type: JobType<Kind, P, I>, body: JobBody<P, R>): JobHandler<R> => {
-  const decode = (job: Job) => Effect.option(Schema.decodeUnknown(type.payload)(job.payload))
+export const handle = <Kind extends string, P, I, R>(type: JobType<Kind, P, I>, body: JobBody<P, R>): JobHandler<R> => ({
+  kind: type.kind,
+  lane: type.lane,
+  run: (job) =>
+    Effect.flatMap(decoder(type)(job), Option.match({
+      onNone: () => Effect.succeed(undecodable(type.kind)),
+      onSome: (payload) => body.run(payload, job)
+    })),
+  onDead: deadOf(type, body.onDead)
+})
+
+/** One job of a batch with its decoded payload. */
+export interface BatchItem<P> {
+  readonly payload: P
+  readonly job: Job
+}
+
+export interface BatchJobBody<P, R> {
+  /** Each item's outcome, in order. */
+  readonly runBatch: (items: ReadonlyArray<BatchItem<P>>, batch: BatchRun) => Effect.Effect<ReadonlyArray<JobOutcome>, never, R>
+  readonly onDead: JobBody<P, R>["onDead"]
+}
+
+/** As `handle`, for a job type whose jobs run together in batches; a job claimed alone is a batch of one. */
+export const handleBatch = <Kind extends string, P, I, R>(
+  type: JobType<Kind, P, I>,
+  body: BatchJobBody<P, R>
+): JobHandler<R> => {
+  const decode = decoder(type)
+  const runBatch = (jobs: ReadonlyArray<Job>, batch: BatchRun) =>
+    Effect.gen(function*() {
+      const payloads = yield* Effect.forEach(jobs, decode)
+      const items = jobs.flatMap((job, i) => Option.match(payloads[i]!, { onNone: () => [], onSome: (payload) => [{ payload, job }] }))
+      const outcomes = items.length === 0 ? [] : yield* body.runBatch(items, batch)
+      let next = 0
+      return payloads.map((payload) => (Option.isNone(payload) ? undecodable(type.kind) : outcomes[next++]!))
+    })
   return {
     kind: type.kind,
     lane: type.lane,
     run: (job) =>
-      Effect.flatMap(decode(job), Option.match({
-        onNone: () => Effect.succeed<JobOutcome>({ _tag: "Dead", error: `the payload of this ${type.kind} job does not decode` }),
-        onSome: (payload) => body.run(payload, job)
-      })),
-    onDead: (job, error) =>
-      Effect.flatMap(decode(job), Option.match({
-        onNone: () => Effect.logError(`a dead ${type.kind} job's payload does not decode`).pipe(Effect.annotateLogs({ jobId: job.id })),
-        onSome: (payload) => body.onDead(payload, error, job)
-      }))
+      Effect.map(runBatch([job], { asJob: () => (work) => work, inPlace: (work) => work, concurrency: 1 }), (outcomes) => outcomes[0]!),
+    runBatch,
+    onDead: deadOf(type, body.onDead)
   }
 }

@@ -9,7 +9,7 @@ import type { Outbox } from "../../domain/ports/outbox.ts"
 import { Transactor } from "../../domain/ports/transactor.ts"
 import type { Emit, IllegalTransition } from "../../domain/video.ts"
 import { redactUrl } from "../../domain/webhooks.ts"
-import { currentJobKind, stepDuration } from "./metrics.ts"
+import { currentJobKind, seriesOf, stepDuration } from "./metrics.ts"
 import { nowIso } from "./now.ts"
 import { queueWebhookEvent } from "./queue-webhook-event.ts"
 
@@ -92,6 +92,8 @@ const originsOnly = (text: string): string => text.replace(/\bhttps?:\/\/\S+?(?=
 
 const isEmit = <Eff extends Tagged>(effect: Emit | Eff): effect is Emit => effect._tag === "Emit"
 
+const stepDurationOf = seriesOf(stepDuration, "kind", "step")
+
 const atomically = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.flatMap(Transactor, (tx) => tx.atomically(self))
 
 export const workLifecycle = <Rec extends WorkRecord, Ev extends { readonly at: string }, Eff extends Tagged, RS, RC, RF, RP>(
@@ -162,7 +164,7 @@ export const workLifecycle = <Rec extends WorkRecord, Ev extends { readonly at: 
           Effect.annotateLogs({ [idKey]: record.id, step: name, durationMs: Math.round(Duration.toMillis(duration)) }),
           Effect.zipRight(FiberRef.get(currentJobKind)),
           Effect.flatMap((kind) =>
-            Metric.update(Metric.tagged(Metric.tagged(stepDuration, "kind", kind), "step", name), Duration.toSeconds(duration))
+            Metric.update(stepDurationOf(kind, name), Duration.toSeconds(duration))
           )
         )
       ),

@@ -169,7 +169,7 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
         const job = Option.getOrThrow(yield* enqueue(aJob("media", now)))
         yield* jobs.claim("media", 1_000, WORKER)
         yield* TestClock.adjust(900)
-        yield* jobs.extendLease(job.id, 1_000)
+        yield* jobs.extendLeases([job.id], 1_000)
         expect(Option.getOrThrow(yield* jobs.get(job.id)).lockedUntil).toBe(now + 1_900)
         yield* TestClock.adjust(1_000)
         expect(Option.isNone(yield* jobs.claim("media", 1_000, WORKER))).toBe(true)
@@ -257,6 +257,78 @@ export const jobQueueContract = (name: string, queue: Layer.Layer<JobQueue | Wor
         expect(new Set(claimed)).toEqual(new Set(ids))
       }))
   
+    queueTest("claims a batch: due jobs of no workspace, earliest first, up to the number asked, reclaiming lapsed leases", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const workspaceId = yield* aStoredWorkspace("pro")
+        const ids = yield* Effect.forEach([now - 1, now - 3, now - 2], (runAt) => Effect.map(enqueue(aJob("webhooks", runAt)), (j) => Option.getOrThrow(j).id))
+        const capped = Option.getOrThrow(yield* enqueue({ ...aJob("webhooks", now - 10), workspaceId }))
+        yield* enqueue(aJob("webhooks", now + 10_000))
+        yield* enqueue(aJob("media", now - 5))
+        const first = yield* jobs.claimBatch("webhooks", 2, 1_000, WORKER)
+        expect(first.map((j) => j.id)).toEqual([ids[1], ids[2]])
+        for (const job of first) {
+          expect(job).toMatchObject({ status: "running", attempts: 1, lockedUntil: now + 1_000, claimedBy: WORKER, reclaimed: false })
+          expect(Option.getOrThrow(yield* jobs.get(job.id))).toMatchObject({ status: "running", attempts: 1, claimedBy: WORKER })
+        }
+        expect((yield* jobs.claimBatch("webhooks", 10, 1_000, WORKER)).map((j) => j.id)).toEqual([ids[0]])
+        // A workspace's job is never in a batch: claim takes it, under its workspace's cap.
+        expect(yield* jobs.claimBatch("webhooks", 10, 1_000, WORKER)).toEqual([])
+        expect(Option.map(yield* jobs.claim("webhooks", LEASE, WORKER), (j) => j.id)).toEqual(Option.some(capped.id))
+        yield* TestClock.adjust(1_001)
+        const again = yield* jobs.claimBatch("webhooks", 10, LEASE, "host-b:2")
+        expect(new Set(again.map((j) => j.id))).toEqual(new Set(ids))
+        expect(again.every((j) => j.reclaimed && j.attempts === 2 && j.claimedBy === "host-b:2")).toBe(true)
+      }))
+
+    queueTest("never hands one job to two concurrent batch claimers", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const ids = yield* Effect.forEach(
+          Array.from({ length: 30 }, (_, i) => aJob("webhooks", now - i)),
+          (input) => Effect.map(enqueue(input), (job) => Option.getOrThrow(job).id)
+        )
+        const drain = (taken: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>> =>
+          taken.length > ids.length ? Effect.succeed(taken) : Effect.flatMap(jobs.claimBatch("webhooks", 4, LEASE, WORKER), (batch) =>
+            batch.length === 0 ? Effect.succeed(taken) : drain([...taken, ...batch.map((j) => j.id)]))
+        const claimed = (yield* Effect.all(Array.from({ length: 5 }, () => drain([])), { concurrency: "unbounded" })).flat()
+        expect(claimed).toHaveLength(ids.length)
+        expect(new Set(claimed)).toEqual(new Set(ids))
+      }))
+
+    queueTest("ends many runs in one step, each as its own call would, and leaves a cancelled one as it is", (enqueue, now) =>
+      Effect.gen(function*() {
+        const jobs = yield* JobQueue
+        const [done, retried, rescheduled, killed, cancelled] = yield* Effect.forEach(
+          [0, 1, 2, 3, 4],
+          (i) => Effect.map(enqueue(aJob("webhooks", now - 10 + i, `end-${randomUUID()}`)), Option.getOrThrow)
+        )
+        expect((yield* jobs.claimBatch("webhooks", 10, LEASE, WORKER)).length).toBe(5)
+        yield* jobs.extendLeases([done!.id, retried!.id], LEASE * 2)
+        expect(Option.getOrThrow(yield* jobs.get(retried!.id)).lockedUntil).toBe(now + LEASE * 2)
+        expect(Option.getOrThrow(yield* jobs.get(killed!.id)).lockedUntil).toBe(now + LEASE)
+        yield* jobs.cancel(cancelled!.dedupeKey!, "cancelled on request")
+        expect(yield* jobs.endRuns([
+          { id: done!.id, end: { _tag: "Complete" } },
+          { id: retried!.id, end: { _tag: "Retry", runAt: now + 5_000, error: "crashed" } },
+          { id: rescheduled!.id, end: { _tag: "Reschedule", runAt: now + 6_000, note: "answered 500" } },
+          { id: killed!.id, end: { _tag: "Kill", error: "dropped" } },
+          { id: cancelled!.id, end: { _tag: "Complete" } }
+        ])).toEqual([true, true, true, true, false])
+        const stateOf = (id: string) =>
+          Effect.map(jobs.get(id), (j) => Option.map(j, ({ attempts, lastError, lockedUntil, runAt, status }) => ({ status, runAt, attempts, lockedUntil, lastError })))
+        expect(yield* stateOf(done!.id)).toEqual(Option.some({ status: "done", runAt: now - 10, attempts: 1, lockedUntil: null, lastError: null }))
+        expect(yield* stateOf(retried!.id)).toEqual(Option.some({ status: "queued", runAt: now + 5_000, attempts: 1, lockedUntil: null, lastError: "crashed" }))
+        expect(yield* stateOf(rescheduled!.id)).toEqual(
+          Option.some({ status: "queued", runAt: now + 6_000, attempts: 0, lockedUntil: null, lastError: "answered 500" })
+        )
+        expect(yield* stateOf(killed!.id)).toEqual(Option.some({ status: "dead", runAt: now - 7, attempts: 1, lockedUntil: null, lastError: "dropped" }))
+        expect(yield* stateOf(cancelled!.id)).toEqual(
+          Option.some({ status: "cancelled", runAt: now - 6, attempts: 1, lockedUntil: null, lastError: "cancelled on request" })
+        )
+        expect(yield* jobs.endRuns([])).toEqual([])
+      }))
+
     queueTest("release gives a running job back at once, due now, without counting the attempt", (enqueue, now) =>
       Effect.gen(function*() {
         const jobs = yield* JobQueue

@@ -58,9 +58,8 @@ export const outboxContract = (name: string, stores: Layer.Layer<Outbox, unknown
         const event = anEvent(randomUUID())
         yield* outbox.add(event)
         const attempts = [1, 2, 3].map((n) => anAttempt(event.id, n))
-        yield* outbox.recordAttempt(attempts[0]!)
-        yield* outbox.recordAttempt(attempts[1]!)
-        yield* outbox.recordAttempt(attempts[2]!)
+        yield* outbox.recordAttempts([{ attempt: attempts[0]! }])
+        yield* outbox.recordAttempts([{ attempt: attempts[1]! }, { attempt: attempts[2]! }])
         expect(yield* outbox.attempts(event.id)).toEqual(attempts)
         expect(yield* outbox.attempts(randomUUID())).toEqual([])
       }))
@@ -69,23 +68,56 @@ export const outboxContract = (name: string, stores: Layer.Layer<Outbox, unknown
       Effect.gen(function*() {
         const outbox = yield* Outbox
         const event = anEvent(randomUUID())
+        const pendingOne = (eventId: string, series: number) => Effect.map(outbox.pending([{ eventId, series }]), (found) => found[0]!)
         yield* outbox.add(event)
-        expect(yield* outbox.pending(event.id, 1)).toEqual(Option.some({ event, attemptsMade: 0 }))
-        yield* outbox.recordAttempt(anAttempt(event.id, 1))
-        yield* outbox.recordAttempt(anAttempt(event.id, 2))
-        yield* outbox.recordAttempt(anAttempt(event.id, 1, 2))
-        expect(yield* outbox.pending(event.id, 1)).toEqual(Option.some({ event, attemptsMade: 2 }))
-        expect(yield* outbox.pending(event.id, 2)).toEqual(Option.some({ event, attemptsMade: 1 }))
+        expect(yield* pendingOne(event.id, 1)).toEqual(Option.some({ event, attemptsMade: 0 }))
+        yield* outbox.recordAttempts([{ attempt: anAttempt(event.id, 1) }])
+        yield* outbox.recordAttempts([{ attempt: anAttempt(event.id, 2) }])
+        yield* outbox.recordAttempts([{ attempt: anAttempt(event.id, 1, 2) }])
+        expect(yield* pendingOne(event.id, 1)).toEqual(Option.some({ event, attemptsMade: 2 }))
+        expect(yield* pendingOne(event.id, 2)).toEqual(Option.some({ event, attemptsMade: 1 }))
         const settling = anAttempt(event.id, 2, 2)
-        yield* outbox.recordAttempt(settling, "delivered")
+        yield* outbox.recordAttempts([{ attempt: settling, settles: "delivered" }])
         expect(Option.getOrThrow(yield* outbox.get(event.id)).state).toBe("delivered")
         expect((yield* outbox.attempts(event.id)).at(-1)).toEqual(settling)
-        expect(Option.isNone(yield* outbox.pending(event.id, 2))).toBe(true)
-        expect(Option.isNone(yield* outbox.pending(randomUUID(), 1))).toBe(true)
+        expect(Option.isNone(yield* pendingOne(event.id, 2))).toBe(true)
+        expect(Option.isNone(yield* pendingOne(randomUUID(), 1))).toBe(true)
         const dropped = anEvent(randomUUID())
         yield* outbox.add(dropped)
-        yield* outbox.recordAttempt(anAttempt(dropped.id, 1), "dropped")
+        yield* outbox.recordAttempts([{ attempt: anAttempt(dropped.id, 1), settles: "dropped" }])
         expect(Option.getOrThrow(yield* outbox.get(dropped.id)).state).toBe("dropped")
+      }))
+
+    it.effect("reads many deliveries in one go, in the order asked, and records a batch's attempts and settlements together", () =>
+      Effect.gen(function*() {
+        const outbox = yield* Outbox
+        const [a, b, c] = [anEvent(randomUUID()), anEvent(randomUUID()), anEvent(randomUUID())]
+        for (const event of [a, b, c]) yield* outbox.add(event)
+        yield* outbox.recordAttempts([{ attempt: anAttempt(b.id, 1) }, { attempt: anAttempt(b.id, 2) }, { attempt: anAttempt(c.id, 1) }])
+        yield* outbox.setState(c.id, "delivered")
+        const unknown = randomUUID()
+        expect(yield* outbox.pending([
+          { eventId: b.id, series: 1 },
+          { eventId: unknown, series: 1 },
+          { eventId: a.id, series: 1 },
+          { eventId: c.id, series: 1 },
+          { eventId: b.id, series: 2 }
+        ])).toEqual([
+          Option.some({ event: b, attemptsMade: 2 }),
+          Option.none(),
+          Option.some({ event: a, attemptsMade: 0 }),
+          Option.none(),
+          Option.some({ event: b, attemptsMade: 0 })
+        ])
+        expect(yield* outbox.pending([])).toEqual([])
+        // a delivered, b failed again (still pending), nothing recorded for c.
+        const batch = [{ attempt: anAttempt(a.id, 1), settles: "delivered" as const }, { attempt: anAttempt(b.id, 3) }]
+        yield* outbox.recordAttempts(batch)
+        expect(Option.getOrThrow(yield* outbox.get(a.id)).state).toBe("delivered")
+        expect(Option.getOrThrow(yield* outbox.get(b.id)).state).toBe("pending")
+        expect(yield* outbox.attempts(a.id)).toEqual([batch[0]!.attempt])
+        expect((yield* outbox.attempts(b.id)).map((attempt) => attempt.attempt)).toEqual([1, 2, 3])
+        yield* outbox.recordAttempts([])
       }))
 
     it.effect("finds the events of a subject", () =>
@@ -111,7 +143,7 @@ export const outboxContract = (name: string, stores: Layer.Layer<Outbox, unknown
         const event = anEvent(randomUUID())
         yield* outbox.add(event)
         const recorded = [anAttempt(event.id, 1), anAttempt(event.id, 2), anAttempt(event.id, 1, 2), anAttempt(event.id, 2, 2)]
-        for (const attempt of recorded) yield* outbox.recordAttempt(attempt)
+        yield* outbox.recordAttempts(recorded.map((attempt) => ({ attempt })))
         expect(yield* outbox.attempts(event.id)).toEqual(recorded)
       }))
 
@@ -124,7 +156,7 @@ export const outboxContract = (name: string, stores: Layer.Layer<Outbox, unknown
         const other = anEvent(randomUUID())
         yield* outbox.add(other)
         const attemptsOfThird = [anAttempt(events[2]!.id, 1), anAttempt(events[2]!.id, 2), anAttempt(events[2]!.id, 1, 2)]
-        for (const attempt of attemptsOfThird) yield* outbox.recordAttempt(attempt)
+        yield* outbox.recordAttempts(attemptsOfThird.map((attempt) => ({ attempt })))
 
         const first = yield* outbox.deliveryLog({ subjectId, limit: 2, cursor: undefined })
         expect(first.items.map((i) => i.event)).toEqual([events[4], events[3]])

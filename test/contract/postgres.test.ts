@@ -160,16 +160,18 @@ if (skipReason !== undefined) {
             createdAt: "2025-01-02T03:04:05.678Z",
             state: "pending"
           })
-          yield* (yield* Outbox).recordAttempt({
-            eventId,
-            series: 1,
-            attempt: 1,
-            startedAt: "2025-01-02T03:04:05.678Z",
-            durationMs: 12,
-            status: 500,
-            error: null,
-            target: "https://hooks.example.com/in"
-          })
+          yield* (yield* Outbox).recordAttempts([{
+            attempt: {
+              eventId,
+              series: 1,
+              attempt: 1,
+              startedAt: "2025-01-02T03:04:05.678Z",
+              durationMs: 12,
+              status: 500,
+              error: null,
+              target: "https://hooks.example.com/in"
+            }
+          }])
           yield* (yield* IdempotencyStore).reserve({
             workspaceId,
             key: "k",

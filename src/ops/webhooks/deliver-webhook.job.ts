@@ -1,8 +1,9 @@
-// Delivers one stored event: one attempt per run, the next one scheduled by the domain's table,
-// measured from the end of the failed attempt. The attempt's timeout runs on Effect's clock. A
-// redelivery is a new series of attempts, numbered and scheduled as the first was.
+// Delivers stored events: one attempt per run, the next one scheduled by the domain's table, measured
+// from the end of the failed attempt. The attempt's timeout runs on Effect's clock. A redelivery is a
+// new series of attempts, numbered and scheduled as the first was. Deliveries run in batches that
+// share their store round trips: a durable record per attempt would otherwise cost more than the POST.
 import { Clock, Duration, Effect, Metric, Option } from "effect"
-import { Outbox } from "../../../domain/ports/outbox.ts"
+import { Outbox, type PendingDelivery, type RecordedAttempt } from "../../../domain/ports/outbox.ts"
 import { WebhookSecretStore } from "../../../domain/ports/webhook-secret-store.ts"
 import { type DeliveryOutcome, WebhookTransport } from "../../../domain/ports/webhook-transport.ts"
 import { activeAt } from "../../../domain/webhook-secrets.ts"
@@ -14,84 +15,119 @@ import {
   redactUrl,
   webhookMessage
 } from "../../../domain/webhooks.ts"
-import { Done, handle, type JobOutcome } from "../../kernel/job.ts"
+import { type BatchItem, type BatchRun, Done, handleBatch, type JobOutcome } from "../../kernel/job.ts"
 import { DeliverWebhook } from "../../kernel/job-catalogue.ts"
-import { webhookDeliveries } from "../../kernel/metrics.ts"
+import { seriesOf, webhookDeliveries } from "../../kernel/metrics.ts"
 import { webhookSignatures } from "../../kernel/webhook-signature.ts"
 
 /** One attempt in the metrics: delivered, failed (another follows) or dropped (the last one failed). */
-const countAttempt = (outcome: "delivered" | "failed" | "dropped", attempt: number) =>
-  Metric.increment(Metric.tagged(Metric.tagged(webhookDeliveries, "outcome", outcome), "attempt", String(attempt)))
+const attemptsOf = seriesOf(webhookDeliveries, "outcome", "attempt")
+const countAttempt = (outcome: "delivered" | "failed" | "dropped", attempt: number) => Metric.increment(attemptsOf(outcome, String(attempt)))
 
 const timedOut: DeliveryOutcome = { _tag: "Unreachable", error: `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` }
 
-export const deliverWebhook = (
-  eventId: string,
-  series = 1
-): Effect.Effect<JobOutcome, never, Outbox | WebhookTransport | WebhookSecretStore> =>
+/** A delivery's attempt as the batch records it, and what it leaves the job to do. */
+interface Attempted {
+  readonly recorded: RecordedAttempt | undefined
+  readonly outcome: JobOutcome
+}
+
+/** One attempt at one pending event: the POST (holding one of the lane's places), its log line and metric. */
+const attemptDelivery = (
+  { attemptsMade, event }: PendingDelivery,
+  series: number,
+  signing: ReadonlyArray<string>,
+  inPlace: BatchRun["inPlace"]
+): Effect.Effect<Attempted, never, WebhookTransport> =>
   Effect.gen(function*() {
-    const outbox = yield* Outbox
-    const found = yield* outbox.pending(eventId, series)
-    if (Option.isNone(found)) return Done
-    const { event } = found.value
-    const attempt = found.value.attemptsMade + 1
-    if (attempt > MAX_ATTEMPTS) {
-      yield* outbox.setState(eventId, "dropped")
-      return Done
-    }
+    const attempt = attemptsMade + 1
+    const eventId = event.id
     const startedAt = yield* Clock.currentTimeMillis
     const timestampSeconds = Math.floor(startedAt / 1000)
-    const message = webhookMessage({ ...event, eventId: event.id, timestampSeconds })
+    const message = webhookMessage({ ...event, eventId, timestampSeconds })
     // Signed with every secret active now (several during a rotation); unsigned when the workspace has none.
-    const secrets = activeAt(yield* (yield* WebhookSecretStore).list(event.workspaceId), startedAt)
-    const headers = secrets.length === 0 ? message.headers : {
+    const headers = signing.length === 0 ? message.headers : {
       ...message.headers,
-      "webhook-signature": webhookSignatures(secrets.map((s) => s.secret), event.id, timestampSeconds, message.body)
+      "webhook-signature": webhookSignatures(signing, eventId, timestampSeconds, message.body)
     }
-    const outcome = yield* (yield* WebhookTransport)
-      .post({ url: event.url, headers, body: message.body, timeoutMs: ATTEMPT_TIMEOUT_MS + 1000 })
-      .pipe(Effect.timeoutTo({
-        duration: Duration.millis(ATTEMPT_TIMEOUT_MS),
-        onTimeout: () => timedOut,
-        onSuccess: (o) => o
-      }))
+    const outcome = yield* inPlace(
+      (yield* WebhookTransport).post({ url: event.url, headers, body: message.body, timeoutMs: ATTEMPT_TIMEOUT_MS + 1000 }).pipe(
+        Effect.timeoutTo({ duration: Duration.millis(ATTEMPT_TIMEOUT_MS), onTimeout: () => timedOut, onSuccess: (o) => o })
+      )
+    )
     const endedAt = yield* Clock.currentTimeMillis
     const delivered = outcome._tag === "Answered" && isAcknowledged(outcome.status)
     const next = delivered ? null : nextAttemptAt(attempt, endedAt)
-    yield* outbox.recordAttempt({
-      eventId,
-      series,
-      attempt,
-      startedAt: new Date(startedAt).toISOString(),
-      durationMs: endedAt - startedAt,
-      status: outcome._tag === "Answered" ? outcome.status : null,
-      error: outcome._tag === "Unreachable" ? outcome.error : null,
-      target: redactUrl(event.url)
-    }, delivered ? "delivered" : next === null ? "dropped" : undefined)
-    const annotations = { eventId, event: event.name, series, attempt, target: redactUrl(event.url), durationMs: endedAt - startedAt }
+    const target = redactUrl(event.url)
+    const recorded: RecordedAttempt = {
+      attempt: {
+        eventId,
+        series,
+        attempt,
+        startedAt: new Date(startedAt).toISOString(),
+        durationMs: endedAt - startedAt,
+        status: outcome._tag === "Answered" ? outcome.status : null,
+        error: outcome._tag === "Unreachable" ? outcome.error : null,
+        target
+      },
+      ...(delivered ? { settles: "delivered" } : next === null ? { settles: "dropped" } : {})
+    }
+    const annotations = { eventId, event: event.name, series, attempt, target, durationMs: endedAt - startedAt }
     yield* Effect.annotateCurrentSpan({
       "webhook.event": event.name,
       "webhook.attempt": attempt,
-      "webhook.target": redactUrl(event.url),
+      "webhook.target": target,
       ...(outcome._tag === "Answered" ? { "http.response.status_code": outcome.status } : { error: outcome.error })
     })
     if (delivered) {
       yield* countAttempt("delivered", attempt)
       yield* Effect.logInfo("webhook delivered").pipe(Effect.annotateLogs(annotations))
-      return Done
+      return { recorded, outcome: Done }
     }
     const failure = outcome._tag === "Answered" ? `answered ${outcome.status}` : outcome.error
     if (next === null) {
       yield* countAttempt("dropped", attempt)
       yield* Effect.logWarning(`webhook dropped after ${attempt} attempts: ${failure}`).pipe(Effect.annotateLogs(annotations))
-      return { _tag: "Dead", error: `dropped after ${attempt} attempts: ${failure}` } as const
+      return { recorded, outcome: { _tag: "Dead", error: `dropped after ${attempt} attempts: ${failure}` } as const }
     }
     yield* countAttempt("failed", attempt)
     yield* Effect.logInfo(`webhook attempt failed: ${failure}`).pipe(Effect.annotateLogs(annotations))
-    return { _tag: "RetryAt", at: next, error: failure } as const
-  }).pipe(Effect.withSpan("deliverWebhook", { attributes: { eventId, series } }))
+    return { recorded, outcome: { _tag: "RetryAt", at: next, error: failure } as const }
+  }).pipe(Effect.withSpan("deliverWebhook", { attributes: { eventId: event.id, series }, captureStackTrace: false }))
 
-export const deliverWebhookJob = handle(DeliverWebhook, {
-  run: ({ eventId, series }) => deliverWebhook(eventId, series),
+/**
+ * Delivers a batch of events, one attempt each: their records read in one go, each workspace's secrets
+ * once, the POSTs side by side (each holding one of the lane's places), the attempts recorded in one go.
+ */
+export const deliverWebhooks = (
+  items: ReadonlyArray<BatchItem<{ readonly eventId: string; readonly series: number }>>,
+  { asJob, concurrency, inPlace }: BatchRun
+): Effect.Effect<ReadonlyArray<JobOutcome>, never, Outbox | WebhookTransport | WebhookSecretStore> =>
+  Effect.gen(function*() {
+    const outbox = yield* Outbox
+    const secretStore = yield* WebhookSecretStore
+    const found = yield* outbox.pending(items.map(({ payload }) => payload))
+    const now = yield* Clock.currentTimeMillis
+    const workspaces = [...new Set(found.flatMap(Option.match({ onNone: () => [], onSome: ({ event }) => [event.workspaceId] })))]
+    const secrets = new Map(
+      yield* Effect.forEach(workspaces, (id) => Effect.map(secretStore.list(id), (list) => [id, activeAt(list, now).map((s) => s.secret)] as const), {
+        concurrency: "unbounded"
+      })
+    )
+    const attempted = yield* Effect.forEach(items, ({ job, payload }, i): Effect.Effect<Attempted, never, Outbox | WebhookTransport> => {
+      const pending = found[i]!
+      if (Option.isNone(pending)) return Effect.succeed({ recorded: undefined, outcome: Done })
+      if (pending.value.attemptsMade + 1 > MAX_ATTEMPTS) {
+        return Effect.as(outbox.setState(payload.eventId, "dropped"), { recorded: undefined, outcome: Done })
+      }
+      return asJob(job)(attemptDelivery(pending.value, payload.series, secrets.get(pending.value.event.workspaceId) ?? [], inPlace))
+    }, { concurrency })
+    const recorded = attempted.flatMap(({ recorded }) => (recorded === undefined ? [] : [recorded]))
+    if (recorded.length > 0) yield* outbox.recordAttempts(recorded)
+    return attempted.map(({ outcome }) => outcome)
+  }).pipe(Effect.withSpan("deliverWebhooks", { attributes: { deliveries: items.length } }))
+
+export const deliverWebhookJob = handleBatch(DeliverWebhook, {
+  runBatch: deliverWebhooks,
   onDead: ({ eventId }) => Effect.flatMap(Outbox, (o) => o.setState(eventId, "dropped"))
 })
