@@ -1,11 +1,13 @@
 // What a person changed on a project's captions besides the words themselves: where lines break, how
-// the template's style is adjusted, the hook title and the app whose overlays the captions avoid. The editor and PATCH /v1/videos/:id/captions make the same
+// the template's style is adjusted, the hook title, the app whose overlays the captions avoid, and
+// what is trimmed out. The editor and PATCH /v1/videos/:id/captions make the same
 // edits through these rules, and the export reads them.
 import { Either, Schema } from "effect"
 import { type CaptionPage, type CaptionStyle, PartialCaptionStyle, type TimedWord } from "./captions.ts"
 import type { EmphasisMode } from "./caption-emphasis.ts"
 import type { CaptionHook } from "./caption-hook.ts"
 import type { Platform } from "./safe-zones.ts"
+import type { Cut, TrimSettings } from "./trim.ts"
 import { commonSubsequence } from "./script-alignment.ts"
 
 export const StyleAdjustments = PartialCaptionStyle.annotations({
@@ -29,9 +31,22 @@ export interface CaptionEdits {
   readonly platform: Platform
   /** Whether words are chosen for emphasis automatically (the words' own flags are what is drawn). */
   readonly emphasis: EmphasisMode
+  /** What the trim cuts (null: no trim asked); the cuts are what the export leaves out. */
+  readonly trim: TrimSettings | null
+  /** Spans of the source left out of the output, in order and apart: the trim's, less those a person restored. */
+  readonly cuts: ReadonlyArray<Cut>
 }
 
-export const NO_EDITS: CaptionEdits = { revision: 0, lineStarts: null, style: {}, hook: null, platform: "none", emphasis: "off" }
+export const NO_EDITS: CaptionEdits = {
+  revision: 0,
+  lineStarts: null,
+  style: {},
+  hook: null,
+  platform: "none",
+  emphasis: "off",
+  trim: null,
+  cuts: []
+}
 
 /** The style captions are burned in: the template's, with the adjustments over it. */
 export const adjustedStyle = (template: CaptionStyle, adjustments: StyleAdjustments): CaptionStyle => ({ ...template, ...adjustments })

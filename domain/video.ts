@@ -87,6 +87,8 @@ export interface VideoRecord {
   readonly videoFileId: string | null
   readonly thumbnailFileId: string | null
   readonly durationSeconds: number | null
+  /** Seconds the trim's cuts take out of the source: the output lasts `durationSeconds - cutSeconds`. */
+  readonly cutSeconds: number
   readonly width: number | null
   readonly height: number | null
   readonly error: string | null
@@ -127,6 +129,8 @@ export type VideoEvent =
   | { readonly _tag: "StepStarted"; readonly step: Step; readonly at: string }
   | { readonly _tag: "SourceStored"; readonly fileId: string; readonly at: string }
   | { readonly _tag: "SourceProbed"; readonly facts: SourceFacts; readonly at: string }
+  /** The trim's cuts changed (at generation, or an edit of the captions): they take out this many seconds. */
+  | { readonly _tag: "Trimmed"; readonly cutSeconds: number; readonly at: string }
   | { readonly _tag: "Generated"; readonly at: string }
   | {
     readonly _tag: "ExportRequested"
@@ -168,6 +172,10 @@ export const hasReachedStep = (video: Pick<VideoRecord, "step">, step: Step): bo
   STEPS.indexOf(video.step) >= STEPS.indexOf(step)
 
 /** The key of one piece of work; charges, refunds and events of that work share it. */
+/** How long the output lasts: the source, less what the trim cuts; 0 before the source is probed. */
+export const outputSeconds = (video: Pick<VideoRecord, "durationSeconds" | "cutSeconds">): number =>
+  Math.max(0, (video.durationSeconds ?? 0) - video.cutSeconds)
+
 export const workKey = (video: Pick<VideoRecord, "id" | "work">): string => `${video.id}:${video.work}`
 
 /** What a piece of work is charged for, each item once. */
@@ -231,6 +239,11 @@ export const transition = (v: VideoRecord, e: VideoEvent): Transition => {
     case "SourceProbed": {
       if (v.status !== "processing") return illegal(v, e, "the video is not processing")
       return ok({ ...touched, ...e.facts })
+    }
+    case "Trimmed": {
+      if (v.status === "processing" ? false : !v.generated) return illegal(v, e, "the captions are not timed")
+      if (v.mediaDeletedAt !== null) return illegal(v, e, "the media were deleted")
+      return ok({ ...touched, cutSeconds: e.cutSeconds })
     }
     case "Generated": {
       if (v.status !== "processing" || v.generated) return illegal(v, e, "generation already ended")
@@ -363,6 +376,7 @@ const newVideo = (input: NewVideo, kind: VideoKind): VideoRecord => ({
   videoFileId: null,
   thumbnailFileId: null,
   durationSeconds: null,
+  cutSeconds: 0,
   width: null,
   height: null,
   error: null,
@@ -409,7 +423,9 @@ export class Video extends Schema.Class<Video>("Video")({
     description: "Unguessable link to the mp4; present once the mp4 exists. Works in a browser; supports Range."
   }),
   thumbnailUrl: Schema.optional(Schema.String).annotations({ description: "A jpg still of the mp4." }),
-  duration: Schema.optional(Schema.Number).annotations({ description: "Seconds, once known." }),
+  duration: Schema.optional(Schema.Number).annotations({
+    description: "Seconds of the output, once known: the source's length, less what a `trim` cuts out."
+  }),
   width: Schema.optional(Schema.Int).annotations({ description: "Display width in pixels, once known." }),
   height: Schema.optional(Schema.Int).annotations({ description: "Display height in pixels, once known." }),
   error: Schema.optional(Schema.String).annotations({
@@ -438,7 +454,7 @@ export const toPublic = (
     templateId: v.templateId,
     ...(links.videoUrl === null ? {} : { videoUrl: links.videoUrl }),
     ...(links.thumbnailUrl === null ? {} : { thumbnailUrl: links.thumbnailUrl }),
-    ...(v.durationSeconds === null ? {} : { duration: v.durationSeconds }),
+    ...(v.durationSeconds === null ? {} : { duration: outputSeconds(v) }),
     ...(v.width === null ? {} : { width: v.width }),
     ...(v.height === null ? {} : { height: v.height }),
     ...(v.error === null ? {} : { error: v.error }),

@@ -6,6 +6,7 @@ import { WorkFailed } from "../../domain/errors.ts"
 import { MAX_DECODED_PIXELS, tooLargeToDecode } from "../../domain/picture-limits.ts"
 import { type BurnRequest, MediaEngine, type MediaEngineShape, type ProbeResult } from "../../domain/ports/media-engine.ts"
 import type { PixelBox, TextRegion } from "../../domain/text-regions.ts"
+import { type Cut, keptSpans } from "../../domain/trim.ts"
 import { assSubtitles } from "./ass-subtitles.ts"
 import { assFilter } from "./caption-fonts.ts"
 import { AAC_ARGS, lastError, progressLines, QUIET, spawnTool } from "./ffmpeg-process.ts"
@@ -68,6 +69,30 @@ const MAX_PIXELS_ARGS = ["-max_pixels", String(MAX_DECODED_PIXELS)]
 
 /** H.264 in yuv420p needs even dimensions. */
 const even = (n: number): number => Math.max(2, Math.floor(n / 2) * 2)
+
+/** How long the sound takes to fade out before a cut and in after it: short enough to hear nothing, long enough for no click. */
+const CUT_FADE_SECONDS = 0.01
+
+/**
+ * Drops the frames inside the cuts and closes the gaps. Frames sit at k / frameRate and cuts on frame
+ * boundaries: half a frame's slack keeps float rounding from taking one frame too many or too few.
+ */
+const cutPicture = (cuts: ReadonlyArray<Cut>, frameRate: number): ReadonlyArray<string> => {
+  const half = 0.5 / frameRate
+  const inside = cuts.map((cut) => `gte(t,${(cut.start - half).toFixed(6)})*lt(t,${(cut.end - half).toFixed(6)})`).join("+")
+  return [`select='not(${inside})'`, "setpts=N/FRAME_RATE/TB"]
+}
+
+/** The kept spans of the sound, each faded in and out, end to end: the same spans the picture keeps. */
+const cutSound = (kept: ReadonlyArray<{ readonly start: number; readonly end: number }>): string => {
+  const spans = kept.map((span, i) => {
+    const length = span.end - span.start
+    const fade = Math.min(CUT_FADE_SECONDS, length / 2)
+    return `[0:a:0]atrim=start=${span.start.toFixed(6)}:end=${span.end.toFixed(6)},asetpts=PTS-STARTPTS,` +
+      `afade=t=in:d=${fade.toFixed(4)},afade=t=out:st=${(length - fade).toFixed(6)}:d=${fade.toFixed(4)}[a${i}]`
+  })
+  return [...spans, `${kept.map((_, i) => `[a${i}]`).join("")}concat=n=${kept.length}:v=0:a=1[a]`].join(";\n")
+}
 
 const MP3_ARGS = ["-c:a", "libmp3lame", "-q:a", "4", "-f", "mp3"]
 /** Caption previews move at 15 frames a second: smooth enough to see an animation, small enough to list 24. */
@@ -362,22 +387,29 @@ export const FfmpegEngineLive = Layer.effect(
 
     const burnCaptions = (request: BurnRequest) =>
       Effect.gen(function* () {
-        const { durationSeconds } = yield* probe(request.input)
+        const { facts } = yield* readFacts(request.input)
+        const cuts = request.cuts ?? []
+        const kept = keptSpans(cuts, facts.durationSeconds)
         const assPath = `${request.output}.ass`
         const ass = assSubtitles({ ...request.captions, width: request.width, height: request.height, format: request.format })
         yield* Effect.promise(() => writeFile(assPath, ass))
         const picture = [`scale=${even(request.width)}:${even(request.height)}`, "setsar=1", `fps=${request.frameRate}`]
+        if (cuts.length > 0) picture.push(...cutPicture(cuts, request.frameRate))
         // Greenscreen keeps the source's timing (and audio) and only paints its picture over.
         if (request.format === "greenscreen") picture.push("drawbox=x=0:y=0:w=iw:h=ih:color=0x00FF00:t=fill")
         picture.push(assFilter(assPath))
-        const onLine = progressLines(durationSeconds, request.onProgress)
+        const sound = cuts.length > 0 && facts.hasAudio ? cutSound(kept) : null
+        const graph = `${request.output}.graph`
+        yield* Effect.promise(() => writeFile(graph, [`[0:v:0]${picture.join(",")}[v]`, ...(sound === null ? [] : [sound])].join(";\n")))
+        const onLine = progressLines(kept.reduce((sum, span) => sum + span.end - span.start, 0), request.onProgress)
         const result = yield* run(
           ffmpeg,
           [
             ...QUIET, "-nostats", "-progress", "pipe:1",
             "-i", request.input,
-            "-filter_complex", `[0:v:0]${picture.join(",")}[v]`,
-            "-map", "[v]", "-map", "0:a:0?",
+            // A script: a long talk's cuts make a graph longer than a command line may be.
+            "-filter_complex_script", graph,
+            "-map", "[v]", "-map", sound === null ? "0:a:0?" : "[a]",
             ...x264Args(preset), ...AAC_ARGS,
             "-movflags", "+faststart",
             request.output

@@ -10,6 +10,7 @@ import { Language } from "../../domain/languages.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
 import { RenderOptions } from "../../domain/rules.ts"
 import { Platform } from "../../domain/safe-zones.ts"
+import { Cut, TrimSettings } from "../../domain/trim.ts"
 import { ExportState, Status, Step, VideoKind } from "../../domain/video.ts"
 import { rowDecoder } from "./pg-rows.ts"
 import { IsoFromDate, jsonText, jsonTextOrNull } from "./pg-values.ts"
@@ -35,6 +36,7 @@ const VideoRow = Schema.Struct({
   video_file_id: Schema.NullOr(Schema.String),
   thumbnail_file_id: Schema.NullOr(Schema.String),
   duration_seconds: Schema.NullOr(Schema.Number),
+  cut_seconds: Schema.Number,
   width: Schema.NullOr(Schema.Number),
   height: Schema.NullOr(Schema.Number),
   error: Schema.NullOr(Schema.String),
@@ -56,6 +58,7 @@ const VideoRow = Schema.Struct({
   video_file_id: "videoFileId",
   thumbnail_file_id: "thumbnailFileId",
   duration_seconds: "durationSeconds",
+  cut_seconds: "cutSeconds",
   media_deleted_at: "mediaDeletedAt",
   replaced_file_ids: "replacedFileIds"
 }))
@@ -66,7 +69,9 @@ const CaptionEditsRow = Schema.Struct({
   style: StyleAdjustments,
   hook: Schema.NullOr(CaptionHook),
   platform: Platform,
-  emphasis: EmphasisMode
+  emphasis: EmphasisMode,
+  trim: Schema.NullOr(TrimSettings),
+  cuts: Schema.Array(Cut)
 }).pipe(Schema.rename({ line_starts: "lineStarts" }))
 
 const videoRows = rowDecoder("videos", VideoRow)
@@ -82,11 +87,11 @@ export const PgVideoStoreLive = Layer.effect(
       insert: (v) =>
         sql`INSERT INTO videos (id, workspace_id, kind, status, step, render, render_options, template_id, created_at,
             updated_at, editor_token, webhook_url, work, generated, source_url, source_file_id, video_file_id,
-            thumbnail_file_id, duration_seconds, width, height, error, export, media_deleted_at, replaced_file_ids, language, transcript)
+            thumbnail_file_id, duration_seconds, cut_seconds, width, height, error, export, media_deleted_at, replaced_file_ids, language, transcript)
           VALUES (${v.id}, ${v.workspaceId}, ${v.kind}, ${v.status}, ${v.step}, ${v.render},
             ${jsonTextOrNull(v.renderOptions)}, ${v.templateId}, ${v.createdAt},
             ${v.updatedAt}, ${v.editorToken}, ${v.webhookUrl}, ${v.work}, ${v.generated}, ${v.sourceUrl},
-            ${v.sourceFileId}, ${v.videoFileId}, ${v.thumbnailFileId}, ${v.durationSeconds}, ${v.width}, ${v.height},
+            ${v.sourceFileId}, ${v.videoFileId}, ${v.thumbnailFileId}, ${v.durationSeconds}, ${v.cutSeconds}, ${v.width}, ${v.height},
             ${v.error}, ${jsonTextOrNull(v.export)}, ${v.mediaDeletedAt}, ${jsonText(v.replacedFileIds)}, ${v.language}, ${v.transcript})`.pipe(
           Effect.asVoid,
           Effect.orDie,
@@ -123,7 +128,7 @@ export const PgVideoStoreLive = Layer.effect(
             editor_token = ${v.editorToken}, webhook_url = ${v.webhookUrl}, work = ${v.work},
             generated = ${v.generated}, source_url = ${v.sourceUrl}, source_file_id = ${v.sourceFileId},
             video_file_id = ${v.videoFileId}, thumbnail_file_id = ${v.thumbnailFileId},
-            duration_seconds = ${v.durationSeconds}, width = ${v.width}, height = ${v.height}, error = ${v.error},
+            duration_seconds = ${v.durationSeconds}, cut_seconds = ${v.cutSeconds}, width = ${v.width}, height = ${v.height}, error = ${v.error},
             export = ${jsonTextOrNull(v.export)}, media_deleted_at = ${v.mediaDeletedAt},
             replaced_file_ids = ${jsonText(v.replacedFileIds)}, language = ${v.language}, transcript = ${v.transcript}
           WHERE id = ${v.id}`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgVideoStore.update")),
@@ -183,17 +188,17 @@ export const PgVideoStoreLive = Layer.effect(
           Effect.withSpan("PgVideoStore.getProject")
         ),
       saveCaptionEdits: (videoId, edits) =>
-        sql`INSERT INTO video_caption_edits (video_id, revision, line_starts, style, hook, platform, emphasis)
+        sql`INSERT INTO video_caption_edits (video_id, revision, line_starts, style, hook, platform, emphasis, trim, cuts)
           VALUES (${videoId}, ${edits.revision}, ${jsonTextOrNull(edits.lineStarts)}, ${jsonText(edits.style)},
-            ${jsonTextOrNull(edits.hook)}, ${edits.platform}, ${edits.emphasis})
+            ${jsonTextOrNull(edits.hook)}, ${edits.platform}, ${edits.emphasis}, ${jsonTextOrNull(edits.trim)}, ${jsonText(edits.cuts)})
           ON CONFLICT (video_id) DO UPDATE SET revision = EXCLUDED.revision, line_starts = EXCLUDED.line_starts, style = EXCLUDED.style,
-            hook = EXCLUDED.hook, platform = EXCLUDED.platform, emphasis = EXCLUDED.emphasis`.pipe(
+            hook = EXCLUDED.hook, platform = EXCLUDED.platform, emphasis = EXCLUDED.emphasis, trim = EXCLUDED.trim, cuts = EXCLUDED.cuts`.pipe(
           Effect.asVoid,
           Effect.orDie,
           Effect.withSpan("PgVideoStore.saveCaptionEdits")
         ),
       getCaptionEdits: (videoId) =>
-        sql`SELECT revision, line_starts, style, hook, platform, emphasis FROM video_caption_edits WHERE video_id = ${videoId}`.pipe(
+        sql`SELECT revision, line_starts, style, hook, platform, emphasis, trim, cuts FROM video_caption_edits WHERE video_id = ${videoId}`.pipe(
           Effect.flatMap(captionEditsRows.first),
           Effect.orDie,
           Effect.withSpan("PgVideoStore.getCaptionEdits")

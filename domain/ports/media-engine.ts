@@ -3,6 +3,7 @@ import type { CaptionTrack } from "../captions.ts"
 import type { WorkFailed } from "../errors.ts"
 import type { FrameRate, RenderFormat } from "../rules.ts"
 import type { TextRegion } from "../text-regions.ts"
+import type { Cut } from "../trim.ts"
 
 export interface ProbeResult {
   readonly bytes: number
@@ -20,8 +21,10 @@ export interface ProbeResult {
 export interface BurnRequest {
   readonly input: string
   readonly output: string
-  /** The caption pages to burn in, drawn in this style at the output's size. */
+  /** The caption pages to burn in, drawn in this style at the output's size, on the output's timeline. */
   readonly captions: CaptionTrack
+  /** Spans of the input left out (in order and apart, on frame boundaries); the sound fades out and in at each cut. None when left out. */
+  readonly cuts?: ReadonlyArray<Cut>
   readonly format: RenderFormat
   readonly frameRate: FrameRate
   readonly width: number

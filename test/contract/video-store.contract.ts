@@ -61,6 +61,7 @@ export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore,
           videoFileId: randomUUID(),
           thumbnailFileId: randomUUID(),
           durationSeconds: 12.5,
+          cutSeconds: 1.25,
           width: 360,
           height: 640,
           export: {
@@ -174,11 +175,13 @@ export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore,
           style: { position: "top", marginRatio: 0.2, textColor: "#FF0000" },
           hook: { text: "Three things nobody tells you", seconds: 2.5 },
           platform: "reels",
-          emphasis: "auto"
+          emphasis: "auto",
+          trim: { silence: "fast", fillers: true },
+          cuts: [{ start: 0, end: 0.4, reason: "silence" }, { start: 2.5, end: 2.9, reason: "filler" }]
         }
         yield* store.saveCaptionEdits(video.id, first)
         expect(Option.getOrThrow(yield* store.getCaptionEdits(video.id))).toEqual(first)
-        const second: CaptionEdits = { revision: 2, lineStarts: null, style: {}, hook: null, platform: "none", emphasis: "off" }
+        const second: CaptionEdits = { revision: 2, lineStarts: null, style: {}, hook: null, platform: "none", emphasis: "off", trim: null, cuts: [] }
         yield* store.saveCaptionEdits(video.id, second)
         expect(Option.getOrThrow(yield* store.getCaptionEdits(video.id))).toEqual(second)
         expect(Option.isNone(yield* store.getCaptionEdits(other.id))).toBe(true)

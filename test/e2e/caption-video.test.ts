@@ -204,6 +204,49 @@ describe("POST /v1/caption-videos", () => {
   })
 
   // An uploaded source is checked at create (test/e2e/media-limits.test.ts); one at a URL once fetched.
+  it("trims pauses: the cuts are listed, duration and the mp4 are the output's, and a restored cut comes back", async () => {
+    const created = await call(app.baseUrl, "/v1/caption-videos", {
+      token,
+      json: { url: files.url("clip.mp4"), trim: { silence: "fast", fillers: true }, render: {} }
+    })
+    expect(created.status).toBe(200)
+    const video = await waitForVideo(app.baseUrl, token, created.body.id)
+    expect(video.status).toBe("completed")
+    const captions = (await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token })).body
+    expect(captions.trim).toEqual({ silence: "fast", fillers: true })
+    const cuts = captions.cuts as Array<{ start: number; end: number; reason: string }>
+    // The 0.5 s before the speech and the 1.5 s after it, at least.
+    expect(cuts.length).toBeGreaterThanOrEqual(2)
+    expect(cuts[0]!.start).toBe(0)
+    expect(cuts.at(-1)!.end).toBeCloseTo(clip.durationSeconds, 1)
+    const removed = cuts.reduce((sum, cut) => sum + cut.end - cut.start, 0)
+    expect(video.duration).toBeCloseTo(clip.durationSeconds - removed, 3)
+    // The SRT is on the output's timeline: its first caption starts where the first word now is.
+    expect(captions.srt).toContain(`00:00:00,${String(Math.round((captions.words[0].start - cuts[0]!.end) * 1000)).padStart(3, "0")}`)
+
+    const mp4 = join(dir, "trimmed.mp4")
+    await writeFile(mp4, Buffer.from(await (await fetch(video.videoUrl)).arrayBuffer()))
+    expect(Math.abs(Number((await probe(mp4)).format.duration) - video.duration)).toBeLessThan(0.1)
+
+    // Restoring the first cut: send the cuts without it.
+    const restored = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json: { cuts: cuts.slice(1) } })
+    expect(restored.status).toBe(200)
+    expect(restored.body.cuts).toEqual(cuts.slice(1))
+    const after = (await call(app.baseUrl, `/v1/videos/${video.id}`, { token })).body
+    expect(after.duration).toBeCloseTo(video.duration + cuts[0]!.end - cuts[0]!.start, 3)
+
+    const backwards = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, {
+      token,
+      method: "PATCH",
+      json: { cuts: [{ start: 2, end: 1, reason: "silence" }] }
+    })
+    expect(backwards.status).toBe(400)
+    expect(backwards.body.error.details.field).toBe("cuts.0.end")
+    const badPace = await call(app.baseUrl, "/v1/caption-videos", { token, json: { url: files.url("clip.mp4"), trim: { silence: "slow", fillers: false } } })
+    expect(badPace.status).toBe(400)
+    expect(JSON.stringify(badPace.body.error)).toContain("trim")
+  })
+
   it("takes a language the recogniser knows, and refuses one it does not or a malformed one with a 400 naming language", async () => {
     const english = await call(app.baseUrl, "/v1/caption-videos", { token, json: { url: files.url("clip.mp4"), language: "en" } })
     expect(english.status).toBe(200)

@@ -31,7 +31,7 @@ describe("src/ops layout", () => {
       .filter((name) => name.endsWith(".ts"))
       .filter((name) => {
         const text = readFileSync(join(OPS, capability, name), "utf8")
-        return name.endsWith(".job.ts") ? !/\bhandle\(\s*[A-Z]\w*,/.test(text) : !/\boperation\(\{/.test(text)
+        return name.endsWith(".job.ts") ? !/\bhandle(Batch)?\(\s*[A-Z]\w*,/.test(text) : !/\boperation\(\{/.test(text)
       })
     expect(misplaced).toEqual([])
   })
@@ -40,7 +40,7 @@ describe("src/ops layout", () => {
     const stray = filesUnder("src").filter((file) => {
       const text = readFileSync(file, "utf8")
       const topLevel = dirname(dirname(file)) === OPS
-      return (/\boperation\(\{/.test(text) && !topLevel) || (/\bhandle\(\s*[A-Z]\w*,\s*\{/.test(text) && !file.endsWith(".job.ts"))
+      return (/\boperation\(\{/.test(text) && !topLevel) || (/\bhandle(Batch)?\(\s*[A-Z]\w*,\s*\{/.test(text) && !file.endsWith(".job.ts"))
     })
     expect(stray).toEqual([])
   })

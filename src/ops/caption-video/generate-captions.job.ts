@@ -19,6 +19,7 @@ import { downloadSource } from "../../shared/media/download-source.ts"
 import { emphasiseGenerated } from "../videos/parts/emphasise-words.ts"
 import { localSource, withScratchDir } from "../../shared/media/scratch.ts"
 import { alignTranscript } from "./parts/align-transcript.ts"
+import { planTrim } from "./parts/plan-trim.ts"
 
 const ensureStoredSource = (video: VideoRecord, dir: string) =>
   Effect.gen(function*() {
@@ -75,7 +76,14 @@ export const generateCaptions = (videoId: string) =>
       const words = video.transcript === null
         ? heard
         : yield* videoWork.step(initial, "aligning", alignTranscript(video.transcript, wav, heard, facts.durationSeconds))
-      yield* videoWork.step(initial, "building_captions", Effect.flatMap(emphasiseGenerated(video, words, wav), (marked) => videos.saveWords(videoId, marked)))
+      yield* videoWork.step(
+        initial,
+        "building_captions",
+        emphasiseGenerated(video, words, wav).pipe(
+          Effect.tap((marked) => videos.saveWords(videoId, marked)),
+          Effect.flatMap((marked) => planTrim(videoId, facts.durationSeconds, marked))
+        )
+      )
       yield* videoWork.apply(videoId, (at) => ({ _tag: "Generated", at }))
     }))
 

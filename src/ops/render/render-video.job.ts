@@ -8,7 +8,7 @@ import { TimelineRenderer } from "../../../domain/ports/timeline-renderer.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { RenderOptions } from "../../../domain/rules.ts"
-import { type VideoRecord, workKey } from "../../../domain/video.ts"
+import { outputSeconds, type VideoRecord, workKey } from "../../../domain/video.ts"
 import { Done, handle } from "../../kernel/job.ts"
 import { RenderVideo } from "../../kernel/job-catalogue.ts"
 import { recordRealtimeFactor, renderRealtimeFactor } from "../../kernel/metrics.ts"
@@ -51,8 +51,9 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
         return yield* Effect.dieMessage(`video ${videoId} was generated without its source facts`)
       }
       yield* chargeRender(video, options.frameRate)
-      const { words, pages, style, edits } = yield* captionsToBurn(video)
-      const captions = { pages, style, hook: edits.hook, platform: edits.platform }
+      const { edits, outputPages, pages, style, words } = yield* captionsToBurn(video)
+      const captions = { pages: outputPages ?? pages, style, hook: edits.hook, platform: edits.platform }
+      const seconds = outputSeconds(video)
       const media = yield* MediaEngine
       const output = `${dir}/video.mp4`
       const fraction = { latest: 0 }
@@ -67,6 +68,7 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
           input: yield* localSource(video, dir),
           output,
           captions,
+          cuts: edits.cuts,
           format: options.format,
           frameRate: options.frameRate,
           width,
@@ -84,18 +86,18 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
           }),
           (timeline) => Effect.flatMap(TimelineRenderer, (renderer) => renderer.render({ timeline, output, workDir: `${dir}/timeline`, onProgress }))
         )
-      yield* Effect.annotateCurrentSpan({ "media.duration_seconds": durationSeconds, "media.width": width, "media.height": height, "video.kind": video.kind })
+      yield* Effect.annotateCurrentSpan({ "media.duration_seconds": seconds, "media.width": width, "media.height": height, "video.kind": video.kind })
       yield* encode.pipe(
         Effect.timed,
         Effect.tap(([d]) =>
           Effect.logInfo("render encoded").pipe(
             Effect.annotateLogs({ videoId, durationMs: Math.round(Duration.toMillis(d)) }),
-            Effect.zipRight(recordRealtimeFactor(renderRealtimeFactor, { kind: video.kind }, d, durationSeconds))
+            Effect.zipRight(recordRealtimeFactor(renderRealtimeFactor, { kind: video.kind }, d, seconds))
           ))
       )
       if (reporter !== null) yield* Fiber.interrupt(reporter)
       const thumb = `${dir}/thumbnail.jpg`
-      yield* media.thumbnail(output, thumb, Math.min(1, durationSeconds / 2))
+      yield* media.thumbnail(output, thumb, Math.min(1, seconds / 2))
       const workspace = yield* (yield* WorkspaceStore).get(video.workspaceId).pipe(Effect.map(Option.getOrThrow))
       const stem = `${video.kind === "caption" ? "captions" : video.kind}${options.format === "greenscreen" ? "-greenscreen" : ""}`
       const mp4 = yield* storeFile(workspace, { path: output, name: `${stem}-${options.frameRate}fps.mp4`, contentType: "video/mp4" })

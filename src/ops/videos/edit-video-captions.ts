@@ -19,6 +19,7 @@ import { Conflict, InvalidInput, NotFound } from "../../../domain/errors.ts"
 import { Transactor } from "../../../domain/ports/transactor.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { Platform } from "../../../domain/safe-zones.ts"
+import { checkCuts, Cut, cutSeconds, planCuts, TrimSettings } from "../../../domain/trim.ts"
 import { editRefusal, VideoId } from "../../../domain/video.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { nowIso } from "../../kernel/now.ts"
@@ -37,7 +38,7 @@ export const editVideoCaptions = operation({
   name: "editVideoCaptions",
   summary: "Edit a video's captions and style",
   description:
-    "Changes what the next render burns in, as the web editor does. `words` replaces the word list whole (fix a word's text, start or end; leave a word out to delete it; a word whose text holds spaces becomes that many words). Words whose text is new (retyped) are timed again by aligning them to the source's audio between the words around them; where that fails they keep the times sent (a split word shares its time by length). `lineStarts` sets where lines break (null: automatic). `templateId` swaps the template; `adjustments` replaces the style adjustments over it whole (`{}` clears them), e.g. `{\"position\": \"top\", \"marginRatio\": 0.15}` moves the block. `hook` sets the title over the first seconds (null removes it); `platform` keeps captions and hook out of that app's overlays. Fields left out stay as they are; when `words` changes the number of words and `lineStarts` is left out, lines go back to automatic. Send `revision` (from the last answer) to have the edit refused with 409 if another edit was saved since. 409 while the video is being generated or exported, or after its media were deleted. An mp4 already rendered stays as it was until the video is rendered again. No webhook event is sent.",
+    "Changes what the next render burns in, as the web editor does. `words` replaces the word list whole (fix a word's text, start or end; leave a word out to delete it; a word whose text holds spaces becomes that many words). Words whose text is new (retyped) are timed again by aligning them to the source's audio between the words around them; where that fails they keep the times sent (a split word shares its time by length). `lineStarts` sets where lines break (null: automatic). `templateId` swaps the template; `adjustments` replaces the style adjustments over it whole (`{}` clears them), e.g. `{\"position\": \"top\", \"marginRatio\": 0.15}` moves the block. `hook` sets the title over the first seconds (null removes it); `platform` keeps captions and hook out of that app's overlays. `trim` cuts pauses and filler words afresh; `cuts` replaces the spans left out (leave one out to restore it), and the video's `duration` follows. Fields left out stay as they are; when `words` changes the number of words and `lineStarts` is left out, lines go back to automatic. Send `revision` (from the last answer) to have the edit refused with 409 if another edit was saved since. 409 while the video is being generated or exported, or after its media were deleted. An mp4 already rendered stays as it was until the video is rendered again. No webhook event is sent.",
   path: Schema.Struct({ id: VideoId }),
   payload: Schema.Struct({
     words: Schema.optional(Schema.Array(TimedWord).pipe(Schema.maxItems(MAX_WORDS))).annotations({
@@ -54,6 +55,12 @@ export const editVideoCaptions = operation({
       description:
         "`auto` chooses the words to emphasise afresh, in the lines as they will be shown (the speech's loudness counts only at generation); `off` clears every word's emphasis. Left out: each word's `emphasis` flag as sent in `words` (or as stored)."
     }),
+    trim: Schema.optional(Schema.NullOr(TrimSettings)).annotations({
+      description: "Cut pauses and filler words afresh from the words (as sent, or as stored); null cuts nothing. Replaces every cut."
+    }),
+    cuts: Schema.optional(Schema.Array(Cut).pipe(Schema.maxItems(MAX_WORDS))).annotations({
+      description: "The spans of the source to leave out, replacing the stored ones: send them without one to restore it. Taken after `trim`."
+    }),
     revision: Schema.optional(Schema.Int.pipe(Schema.nonNegative())).annotations({
       description: "The revision the edit was made on; a newer one saved since makes this a 409."
     })
@@ -65,7 +72,7 @@ export const editVideoCaptions = operation({
   tool: "edit_captions",
   cli: "edit-captions",
   idempotent: false,
-  handle: ({ id, words, lineStarts, templateId, adjustments, hook, platform, emphasis, revision }) =>
+  handle: ({ adjustments, cuts, emphasis, hook, id, lineStarts, platform, revision, templateId, trim, words }) =>
     Effect.gen(function*() {
       const workspace = yield* CurrentWorkspace
       const videos = yield* VideoStore
@@ -99,9 +106,20 @@ export const editVideoCaptions = operation({
         const split = retimed !== undefined && retimed.length === spread.words.length ? { ...spread, words: retimed } : spread
         if (words !== undefined) yield* Either.mapLeft(checkWords(split.words, video.durationSeconds ?? Infinity), refuse)
         const checkedStarts = yield* Either.mapLeft(checkLineStarts(split.lineStarts, split.words.length), refuse)
-        if (templateId !== undefined && templateId !== video.templateId) {
-          yield* requireTemplate(workspace.id, templateId)
-          yield* videos.update({ ...video, templateId, updatedAt: yield* nowIso })
+        if ((trim !== undefined || cuts !== undefined) && video.kind !== "caption") {
+          return yield* refuse({ field: trim === undefined ? "cuts" : "trim", message: "Only a caption video's speech is trimmed: its source is a person speaking." })
+        }
+        const duration = video.durationSeconds ?? 0
+        const trimming = trim === undefined ? edits.trim : trim
+        const nextCuts = cuts !== undefined
+          ? yield* Either.mapLeft(checkCuts(cuts, duration), refuse)
+          : trim !== undefined
+          ? (trim === null ? [] : planCuts(split.words, duration, trim))
+          : edits.cuts
+        if (templateId !== undefined && templateId !== video.templateId) yield* requireTemplate(workspace.id, templateId)
+        const cut = cutSeconds(nextCuts)
+        if ((templateId !== undefined && templateId !== video.templateId) || cut !== video.cutSeconds) {
+          yield* videos.update({ ...video, templateId: templateId ?? video.templateId, cutSeconds: cut, updatedAt: yield* nowIso })
         }
         const next: CaptionEdits = {
           revision: edits.revision + 1,
@@ -109,7 +127,9 @@ export const editVideoCaptions = operation({
           style: adjustments ?? edits.style,
           hook: hook === undefined ? edits.hook : hook,
           platform: platform ?? edits.platform,
-          emphasis: emphasis ?? edits.emphasis
+          emphasis: emphasis ?? edits.emphasis,
+          trim: trimming,
+          cuts: nextCuts
         }
         // A retimed word keeps the emphasis it was sent with.
         const sent = split.words.map((w, i) => (spread.words[i]?.emphasis === true ? { ...w, emphasis: true } : w))

@@ -8,6 +8,7 @@ import { Conflict } from "../../../domain/errors.ts"
 import { Language } from "../../../domain/languages.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { Platform } from "../../../domain/safe-zones.ts"
+import { Cut, retimeCaptions, TrimSettings } from "../../../domain/trim.ts"
 import { VideoId, type VideoRecord } from "../../../domain/video.ts"
 import { operation } from "../../kernel/operation.ts"
 import { burnStyleFor } from "../caption-templates/parts/resolve-template.ts"
@@ -29,10 +30,15 @@ export const VideoCaptions = Schema.Struct({
   hook: Schema.NullOr(CaptionHook).annotations({ description: "The title over the first seconds; null when there is none." }),
   platform: Platform,
   emphasis: EmphasisMode,
-  pages: Schema.Array(CaptionPage).annotations({ description: "Words grouped into lines and pages as they are burned in." }),
+  trim: Schema.NullOr(TrimSettings).annotations({ description: "What the trim cuts; null when no trim was asked." }),
+  cuts: Schema.Array(Cut).annotations({
+    description:
+      "Spans of the source left out of the output, in order: the trim's, less those restored. Words, pages and `lineStarts` are on the source's timeline (as the editor plays it); the output's captions are these moved back by the cuts before them, and a word inside a cut is not in the output."
+  }),
+  pages: Schema.Array(CaptionPage).annotations({ description: "Words grouped into lines and pages as they are burned in, on the source's timeline." }),
   readability: CaptionReadability,
-  srt: Schema.String.annotations({ description: "The pages as SubRip text." }),
-  vtt: Schema.String.annotations({ description: "The pages as WebVTT text." })
+  srt: Schema.String.annotations({ description: "The output's pages as SubRip text (after the trim's cuts, on the output's timeline)." }),
+  vtt: Schema.String.annotations({ description: "The output's pages as WebVTT text (after the trim's cuts, on the output's timeline)." })
 }).annotations({ identifier: "VideoCaptions" })
 export type VideoCaptions = typeof VideoCaptions.Type
 
@@ -44,7 +50,18 @@ export const captionsToBurn = (video: VideoRecord) =>
     const edits = Option.getOrElse(yield* videos.getCaptionEdits(video.id), () => NO_EDITS)
     const { template, style } = yield* burnStyleFor(video, edits.style)
     const wordList = Option.getOrElse(words, () => [])
-    return { timed: Option.isSome(words), template, edits, style, words: wordList, pages: layoutCaptions(wordList, layoutRulesOf(style), edits.lineStarts) }
+    const rules = layoutRulesOf(style)
+    // The output's captions: after the trim's cuts, on the shortened timeline.
+    const output = retimeCaptions(wordList, edits.lineStarts, edits.cuts)
+    return {
+      timed: Option.isSome(words),
+      template,
+      edits,
+      style,
+      words: wordList,
+      pages: layoutCaptions(wordList, rules, edits.lineStarts),
+      outputPages: edits.cuts.length === 0 ? null : layoutCaptions(output.words, rules, output.lineStarts)
+    }
   })
 
 /** The timed words, laid out in the video's caption style with its edits. */
@@ -55,7 +72,8 @@ export const videoCaptions = (id: string) =>
     if (!captions.timed) {
       return yield* new Conflict({ message: "The captions are not timed yet: wait until the video's step passes building_captions." })
     }
-    const { template, edits, style, words, pages } = captions
+    const { edits, outputPages, pages, style, template, words } = captions
+    const shown = outputPages ?? pages
     return {
       videoId: video.id,
       templateId: template.id,
@@ -68,10 +86,12 @@ export const videoCaptions = (id: string) =>
       hook: edits.hook,
       platform: edits.platform,
       emphasis: edits.emphasis,
+      trim: edits.trim,
+      cuts: edits.cuts,
       pages,
-      readability: readabilityOf(pages),
-      srt: toSrt(pages),
-      vtt: toVtt(pages)
+      readability: readabilityOf(shown),
+      srt: toSrt(shown),
+      vtt: toVtt(shown)
     } satisfies VideoCaptions
   })
 

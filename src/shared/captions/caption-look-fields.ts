@@ -6,6 +6,7 @@ import { EmphasisMode } from "../../../domain/caption-emphasis.ts"
 import { CaptionHook } from "../../../domain/caption-hook.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { Platform } from "../../../domain/safe-zones.ts"
+import type { TrimSettings } from "../../../domain/trim.ts"
 
 export const CaptionLookFields = {
   hook: Schema.optional(CaptionHook),
@@ -17,16 +18,19 @@ export interface CaptionLookRequest {
   readonly hook?: CaptionHook | undefined
   readonly platform?: Platform | undefined
   readonly emphasis?: EmphasisMode | undefined
+  /** Caption videos only: their speech is a person's, with pauses and fillers to cut. */
+  readonly trim?: TrimSettings | undefined
 }
 
-/** Saves the asked hook and platform as the project's first edits (revision 0), in the create's transaction. */
+/** Saves the asked hook, platform, emphasis and trim as the project's first edits (revision 0), in the create's transaction. */
 export const saveCaptionLook = (videoId: string, request: CaptionLookRequest) =>
-  request.hook === undefined && request.platform === undefined && request.emphasis === undefined
+  request.hook === undefined && request.platform === undefined && request.emphasis === undefined && request.trim === undefined
     ? Effect.void
     : Effect.flatMap(VideoStore, (videos) =>
       videos.saveCaptionEdits(videoId, {
         ...NO_EDITS,
         hook: request.hook ?? null,
         platform: request.platform ?? "none",
-        emphasis: request.emphasis ?? "off"
+        emphasis: request.emphasis ?? "off",
+        trim: request.trim ?? null
       }))

@@ -8,7 +8,7 @@ import { Ledger } from "../../../../domain/ports/ledger.ts"
 import { WorkspaceStore } from "../../../../domain/ports/workspace-store.ts"
 import { byokRenderMicrodollars, renderCredits } from "../../../../domain/pricing.ts"
 import type { FrameRate } from "../../../../domain/rules.ts"
-import { type VideoRecord, workChargeKey, workKey } from "../../../../domain/video.ts"
+import { outputSeconds, type VideoRecord, workChargeKey, workKey } from "../../../../domain/video.ts"
 import { nowIso } from "../../../kernel/now.ts"
 import { newId } from "../../../kernel/secrets.ts"
 import { chargeWork, postCharge, whileWorking } from "../../../shared/credits/charge-work.ts"
@@ -23,7 +23,7 @@ const postCashCharge = (video: VideoRecord) =>
       workspaceId: video.workspaceId,
       key: renderChargeKey(video),
       kind: "render_charge",
-      amount: -byokRenderMicrodollars(video.durationSeconds ?? 0),
+      amount: -byokRenderMicrodollars(outputSeconds(video)),
       note: "render",
       videoId: video.id,
       at: yield* nowIso
@@ -35,7 +35,7 @@ const postCashCharge = (video: VideoRecord) =>
  * InsufficientCash), else in credits (short: InsufficientCredits).
  */
 export const postRenderCharge = (byok: boolean, video: VideoRecord, frameRate: FrameRate) =>
-  byok ? postCashCharge(video) : postCharge(video, "render", renderCredits(video.durationSeconds ?? 0, frameRate))
+  byok ? postCashCharge(video) : postCharge(video, "render", renderCredits(outputSeconds(video), frameRate))
 
 /**
  * Whether the render is paid in cash: as its request paid it, else (a create that asked for `render`)
@@ -57,7 +57,7 @@ export const chargeRender = (video: VideoRecord, frameRate: FrameRate) =>
       return yield* chargeWork(
         video,
         "render",
-        renderCredits(video.durationSeconds ?? 0, frameRate),
+        renderCredits(outputSeconds(video), frameRate),
         "The render was not charged; top up credits, then call the render operation again."
       )
     }
