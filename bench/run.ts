@@ -11,12 +11,14 @@ import { mcpCallLoad } from "./mcp-call-load.ts"
 import { queueThroughput } from "./queue-throughput.ts"
 import { recognition } from "./recognition.ts"
 import { telemetryCost } from "./telemetry-cost.ts"
+import { trim } from "./trim.ts"
 import { uploadMemory } from "./upload-memory.ts"
 import { webhookThroughput } from "./webhook-throughput.ts"
 
 const figures = [
   ...(await captionRender()),
   ...(await captionRemoval()),
+  ...(await trim()),
   ...(await generatedVideo()),
   ...(await uploadMemory()),
   ...(await getVideoLoad()),

@@ -9,6 +9,7 @@ import type { CaptionPage, CaptionStyle, TimedWord } from "../../domain/captions
 import type { Platform } from "../../domain/safe-zones.ts"
 import type { ExportState } from "../../domain/video.ts"
 import type { CaptionPreviewAssets } from "./caption-preview-assets.ts"
+import type { Cut, TrimSettings } from "../../domain/trim.ts"
 
 export const CSRF_HEADER = "x-csrf-token"
 
@@ -60,6 +61,9 @@ export interface EditorCaptions {
   readonly hook: CaptionHook | null
   readonly platform: Platform
   readonly emphasis: EmphasisMode
+  readonly trim: TrimSettings | null
+  /** Spans of the source the export leaves out, on the source's timeline. */
+  readonly cuts: ReadonlyArray<Cut>
   readonly pages: ReadonlyArray<CaptionPage>
 }
 
@@ -97,6 +101,8 @@ export interface EditPayload {
   readonly platform?: Platform
   /** `auto`: the server chooses the emphasised words afresh (the answer carries them); `off`: it clears every flag. */
   readonly emphasis?: EmphasisMode
+  /** Replaces the cuts: the page sends them only when a person restored one. */
+  readonly cuts?: ReadonlyArray<Cut>
   readonly revision?: number
 }
 

@@ -47,6 +47,7 @@ h2{font-size:.8rem;text-transform:uppercase;letter-spacing:.06em;color:var(--mut
 .error:empty{display:none}
 .warning{margin:.4rem 0 0;padding:.4rem .6rem;border-radius:7px;background:var(--soft);font-size:.9em}
 .warning:empty{display:none}
+.cut-list{margin:.3rem 0 0;padding-left:1.2rem}.cut-list li{margin:.2rem 0}.cut-list button{margin-left:.4rem}
 header.bar{display:flex;align-items:center;gap:1rem;height:52px;padding:0 16px;background:var(--card);border-bottom:1px solid var(--line)}
 .brand{font-weight:700;letter-spacing:.02em}
 .brand span{color:var(--accent)}
@@ -191,6 +192,9 @@ ${range("font-size", "Size", 0.02, 0.12, 0.001)}
 <label class="field"><span>Save as</span><span class="inline"><input id="template-name" type="text" maxlength="80" placeholder="Template name"><button id="save-template" type="button">Save</button></span></label>
 <p id="template-error" class="error" role="alert"></p>
 </fieldset></section>
+<section id="cuts" aria-labelledby="cuts-title" hidden><h2 id="cuts-title">Cuts</h2>
+<p class="muted">Pauses and fillers the export leaves out; playing skips them. Restore one to keep it.</p>
+<ol id="cut-list" class="cut-list"></ol></section>
 <section aria-labelledby="export-title"><h2 id="export-title">Export</h2>
 <label class="field"><span>Format</span>${select("export-format", [["standard", "Standard"], ["greenscreen", "Greenscreen"]])}</label>
 <label class="field"><span>Frame rate</span>${select("export-fps", [["30", "30 fps"], ["60", "60 fps"]])}</label>

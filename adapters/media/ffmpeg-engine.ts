@@ -395,7 +395,7 @@ export const FfmpegEngineLive = Layer.effect(
         yield* Effect.promise(() => writeFile(assPath, ass))
         const picture = [`scale=${even(request.width)}:${even(request.height)}`, "setsar=1", `fps=${request.frameRate}`]
         if (cuts.length > 0) picture.push(...cutPicture(cuts, request.frameRate))
-        // Greenscreen keeps the source's timing (and audio) and only paints its picture over.
+        // Greenscreen keeps the export's timing and sound (the cuts included) and only paints its picture over.
         if (request.format === "greenscreen") picture.push("drawbox=x=0:y=0:w=iw:h=ih:color=0x00FF00:t=fill")
         picture.push(assFilter(assPath))
         const sound = cuts.length > 0 && facts.hasAudio ? cutSound(kept) : null

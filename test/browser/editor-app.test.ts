@@ -371,6 +371,51 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
     await page.context().close()
   }, 240_000)
 
+  it("lists the trim's cuts, plays past them, and restores one that the autosave keeps and undo takes back", async () => {
+    const durationNow = async (): Promise<number> => (await call(app.baseUrl, `/v1/videos/${video.id}`, { token: studio.token })).body.duration
+    const untrimmed = await durationNow()
+    const trimmed = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, {
+      token: studio.token,
+      method: "PATCH",
+      json: { trim: { silence: "fast", fillers: false } }
+    })
+    expect(trimmed.status).toBe(200)
+    const cuts = trimmed.body.cuts as ReadonlyArray<{ start: number; end: number }>
+    // The 0.3 s before the speech and the 0.8 s after it, at least.
+    expect(cuts.length).toBeGreaterThanOrEqual(2)
+    const page = await signedIn("editor@example.com")
+    await page.waitForSelector("body[data-ready=yes]")
+    const listed = page.locator("#cut-list li")
+    expect(await listed.count()).toBe(cuts.length)
+    expect(await listed.first().textContent()).toContain("pause")
+
+    // Playing from inside the first cut jumps to its end (a seek while playing), rather than playing through it.
+    await seekTo(page, cuts[0]!.start)
+    const jumped = await page.locator("#player video").evaluate(async (element, end) => {
+      const player = element as unknown as PlayerElement & { play: () => Promise<void>; readonly paused: boolean }
+      let seeks = 0
+      player.addEventListener("seeked", () => seeks++, { once: true })
+      await player.play()
+      while (player.currentTime < end) await new Promise((resolve) => setTimeout(resolve, 20))
+      player.pause()
+      return seeks
+    }, cuts[0]!.end)
+    expect(jumped).toBe(1)
+
+    await page.click("#cut-list li:first-child button")
+    await saved(page)
+    expect((await captions()).cuts).toEqual(cuts.slice(1))
+    expect(await listed.count()).toBe(cuts.length - 1)
+    // The video's duration is the output's: the source less the cuts left.
+    expect(await durationNow()).toBeCloseTo(cuts.slice(1).reduce((d, cut) => d - (cut.end - cut.start), untrimmed), 6)
+    await page.click("#undo")
+    await saved(page)
+    expect((await captions()).cuts).toEqual(cuts)
+    await page.context().close()
+    // The tests after this one see the video untrimmed.
+    expect((await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token: studio.token, method: "PATCH", json: { trim: null } })).status).toBe(200)
+  }, 120_000)
+
   it("shows a member of another workspace a 404 page, and a signed-out visitor the sign-in page", async () => {
     const stranger = await signedIn("stranger@example.com")
     const body = await stranger.locator("body").textContent()

@@ -17,6 +17,8 @@ import {
   renderDocument,
   sameEmphasis,
   setEmphasisMode,
+  pastCut,
+  restoreCut,
   setHook,
   setPlatform,
   setWordText,
@@ -41,11 +43,23 @@ const doc = (overrides: Partial<EditorDocument> = {}): EditorDocument => ({
   hook: null,
   platform: "none",
   emphasis: "off",
+  cuts: [],
   ...overrides
 })
 const FRAME = { kind: "caption", width: 360, height: 640 }
 
 describe("editor documents", () => {
+  it("restores a cut, and plays past the cut it is inside", () => {
+    const cuts = [{ start: 0, end: 0.3, reason: "silence" as const }, { start: 1.2, end: 1.6, reason: "filler" as const }]
+    const trimmed = doc({ cuts })
+    expect(restoreCut(trimmed, 1).cuts).toEqual([cuts[0]])
+    expect(restoreCut(trimmed, 5)).toBe(trimmed)
+    expect(pastCut(cuts, 0.1)).toBe(0.3)
+    expect(pastCut(cuts, 1.2)).toBe(1.6)
+    expect(pastCut(cuts, 1.6)).toBe(1.6)
+    expect(pastCut(cuts, 0.9)).toBe(0.9)
+  })
+
   it("renders the script the export burns", () => {
     const d = doc({ adjustments: { position: "top" } })
     const style = { ...BOLD_POP, position: "top" as const }
@@ -256,7 +270,7 @@ describe("editor page", () => {
     const hostile = "</script><script>alert(1)</script>"
     const bootstrap = {
       video: { id: "vid_1", kind: "caption", status: "completed", step: "completed", width: 360, height: 640, duration: 3, sourceUrl: "/media/x/source.mp4", picture: "ready" },
-      captions: { videoId: "vid_1", templateId: -1, revision: 0, words: [{ text: hostile, start: 0, end: 1 }], lineStarts: null, adjustments: {}, style: BOLD_POP, hook: { text: hostile, seconds: 3 }, platform: "tiktok", emphasis: "off", pages: [] },
+      captions: { videoId: "vid_1", templateId: -1, revision: 0, words: [{ text: hostile, start: 0, end: 1 }], lineStarts: null, adjustments: {}, style: BOLD_POP, hook: { text: hostile, seconds: 3 }, platform: "tiktok", emphasis: "off", trim: null, cuts: [], pages: [] },
       base: "/editor/tok",
       csrf: "csrf",
       templates: [],

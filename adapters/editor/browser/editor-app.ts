@@ -9,6 +9,7 @@ import { CAPTION_FONT_FAMILIES } from "../../../domain/caption-fonts.ts"
 import { HOOK_DEFAULT_SECONDS } from "../../../domain/caption-hook.ts"
 import { type CaptionAnimation, type CaptionStyle, placementOf } from "../../../domain/captions.ts"
 import { type Platform, PLATFORM_NAMES, type SafeZone, zonesOver } from "../../../domain/safe-zones.ts"
+import type { Cut } from "../../../domain/trim.ts"
 import type { EditorBootstrap, EditorCaptions, EditorTemplate, EditorVideo } from "../editor-contract.ts"
 import { autosave, type SaveState } from "./autosave.ts"
 import type { CaptionPreview } from "./caption-preview.ts"
@@ -22,7 +23,9 @@ import {
   type EditorDocument,
   lineStartsIn,
   mergeLineAfter,
+  pastCut,
   removeWord,
+  restoreCut,
   renderDocument,
   retimeWord,
   sameEmphasis,
@@ -50,8 +53,13 @@ const documentOf = (captions: EditorCaptions): EditorDocument => ({
   adjustments: captions.adjustments,
   hook: captions.hook,
   platform: captions.platform,
-  emphasis: captions.emphasis
+  emphasis: captions.emphasis,
+  cuts: captions.cuts
 })
+
+const sameCuts = (a: ReadonlyArray<Cut>, b: ReadonlyArray<Cut>): boolean => JSON.stringify(a) === JSON.stringify(b)
+
+const CUT_REASONS: Readonly<Record<Cut["reason"], string>> = { silence: "pause", filler: "filler", repeat: "repeated word" }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -115,7 +123,9 @@ const ui = {
   timeline: byId("timeline", HTMLDivElement),
   track: byId("timeline-track", HTMLDivElement),
   playhead: byId("playhead", HTMLDivElement),
-  zoom: byId("zoom", HTMLInputElement)
+  zoom: byId("zoom", HTMLInputElement),
+  cuts: byId("cuts", HTMLElement),
+  cutList: byId("cut-list", HTMLOListElement)
 }
 
 const bootstrap = JSON.parse(byId("editor-bootstrap", HTMLScriptElement).textContent ?? "") as EditorBootstrap
@@ -128,6 +138,8 @@ let templates: ReadonlyArray<EditorTemplate> = bootstrap.templates
 let revision = bootstrap.captions.revision
 /** The emphasis mode the server holds: a save sends the document's only when it differs (see `save`). */
 let savedEmphasis: EmphasisMode = bootstrap.captions.emphasis
+/** The cuts the server holds: a save sends the document's only when a person changed them (a generated video has none to send). */
+let savedCuts: ReadonlyArray<Cut> = bootstrap.captions.cuts
 /** The document whose Auto choice the server is yet to make: its save asks for it, and the answer's words fill it in. */
 let choosing: EditorDocument | null = null
 let history = startHistory(documentOf(bootstrap.captions))
@@ -250,6 +262,7 @@ const adoptState = async (why: string) => {
   video = state.video
   revision = state.captions.revision
   savedEmphasis = state.captions.emphasis
+  savedCuts = state.captions.cuts
   choosing = null
   history = startHistory(documentOf(state.captions))
   selected = null
@@ -267,12 +280,14 @@ const saver = autosave<EditorDocument>({
     try {
       // The mode goes only with a choice to make or when it changed: with every save, auto would choose
       // over the flags a person set since, and off would clear them.
-      const { emphasis, ...edit } = doc
+      const { cuts, emphasis, ...edit } = doc
       const fresh = doc === choosing
       const sendMode = fresh || emphasis !== savedEmphasis
-      let saved = await api.saveCaptions({ ...edit, revision, ...(sendMode ? { emphasis } : {}) })
+      const sendCuts = !sameCuts(cuts, savedCuts)
+      let saved = await api.saveCaptions({ ...edit, revision, ...(sendMode ? { emphasis } : {}), ...(sendCuts ? { cuts } : {}) })
       revision = saved.revision
       savedEmphasis = saved.emphasis
+      savedCuts = saved.cuts
       // Saving the mode set the flags the server's way (auto chose, off cleared). A document that holds others
       // (one undone or redone to, or a word toggled before the save) sends its own again.
       if (sendMode && !fresh && saved.words.length === doc.words.length && !sameEmphasis(saved.words, doc.words)) {
@@ -633,6 +648,23 @@ const syncLock = () => {
   showSaveState()
 }
 
+/** The cuts the export leaves out, each with its Restore button. */
+const syncCuts = (cuts: ReadonlyArray<Cut>) => {
+  ui.cuts.hidden = cuts.length === 0
+  ui.cutList.replaceChildren(...cuts.map((cut, i) => {
+    const restore = element("button", { textContent: "Restore", title: "Keep this span in the export" })
+    restore.type = "button"
+    restore.dataset["cut"] = String(i)
+    const text = `${clockText(cut.start)}–${clockText(cut.end)} ${CUT_REASONS[cut.reason]} (${(cut.end - cut.start).toFixed(1)} s)`
+    return element("li", { className: "cut" }, [document.createTextNode(text), restore])
+  }))
+}
+
+ui.cutList.addEventListener("click", (event) => {
+  const index = event.target instanceof HTMLButtonElement ? event.target.dataset["cut"] : undefined
+  if (index !== undefined) commit(restoreCut(history.present, Number(index)))
+})
+
 /** Draws everything that follows from the document and the selection. */
 const refresh = () => {
   const doc = history.present
@@ -645,6 +677,7 @@ const refresh = () => {
   if (busy()) editing = false
   transcript.render(rendering.pages, selected, editing)
   timeline.render(doc.words, rendering.pages, selected)
+  syncCuts(doc.cuts)
   syncWordTools()
   syncStyle()
   syncLock()
@@ -746,6 +779,9 @@ const tick = () => {
 }
 
 const loop = () => {
+  // Playing plays the output: a cut span is skipped.
+  const past = pastCut(history.present.cuts, ui.video.currentTime)
+  if (!ui.video.paused && past !== ui.video.currentTime) ui.video.currentTime = past
   tick()
   if (!ui.video.paused) requestAnimationFrame(loop)
 }

@@ -1,5 +1,5 @@
 // What the web editor edits (words and their emphasis, line breaks, template, style adjustments, hook,
-// platform, the emphasis mode) and
+// platform, the emphasis mode, the trim's cuts) and
 // every edit as a function from one document to the next, so undo only has to keep the old ones.
 // Pure: it runs in the page, and in Node for tests.
 import {
@@ -15,6 +15,7 @@ import { type CaptionHook, HOOK_DEFAULT_SECONDS, HOOK_MAX_CHARACTERS, HOOK_SECON
 import { type CaptionPage, type CaptionStyle, layoutCaptions, layoutRulesOf, placementOf, type TimedWord } from "../../../domain/captions.ts"
 import { captionStyleFor } from "../../../domain/generated-project.ts"
 import { type Platform, type SafeZone, zonesEntered } from "../../../domain/safe-zones.ts"
+import type { Cut } from "../../../domain/trim.ts"
 import type { VideoKind } from "../../../domain/video.ts"
 import { assSubtitles } from "../../media/ass-subtitles.ts"
 
@@ -27,6 +28,8 @@ export interface EditorDocument {
   readonly platform: Platform
   /** `auto`: the server chose the words' flags (it chooses afresh when the mode is saved as auto); `off`: none unless a person set them. */
   readonly emphasis: EmphasisMode
+  /** Spans of the source the export leaves out: the trim's, less those a person restored. */
+  readonly cuts: ReadonlyArray<Cut>
 }
 
 /** What a document looks like: the style the controls show, the pages and the script the export burns. */
@@ -185,6 +188,13 @@ export const setHook = (doc: EditorDocument, text: string, seconds: number): Edi
   const same = hook === null ? doc.hook === null : doc.hook !== null && hook.text === doc.hook.text && hook.seconds === doc.hook.seconds
   return same ? doc : { ...doc, hook }
 }
+
+/** Puts a cut span back into the output. */
+export const restoreCut = (doc: EditorDocument, index: number): EditorDocument =>
+  index < 0 || index >= doc.cuts.length ? doc : { ...doc, cuts: doc.cuts.filter((_, i) => i !== index) }
+
+/** Where playback goes from `t` so that it plays the output: past the end of a cut it is inside, else on. */
+export const pastCut = (cuts: ReadonlyArray<Cut>, t: number): number => cuts.find((cut) => t >= cut.start && t < cut.end)?.end ?? t
 
 export const setPlatform = (doc: EditorDocument, platform: Platform): EditorDocument =>
   platform === doc.platform ? doc : { ...doc, platform }
