@@ -176,6 +176,9 @@ export const retimeCaptions = (
   return { words: kept, lineStarts: starts }
 }
 
+/** What a person's cuts must leave of a video. */
+const MIN_OUTPUT_SECONDS = 1
+
 /** Cuts a person sent: each a span of the source, end after start; returned in order and apart. */
 export const checkCuts = (cuts: ReadonlyArray<Cut>, durationSeconds: number): Either.Either<ReadonlyArray<Cut>, EditProblem> => {
   for (const [i, cut] of cuts.entries()) {
@@ -185,5 +188,9 @@ export const checkCuts = (cuts: ReadonlyArray<Cut>, durationSeconds: number): Ei
       return Either.left({ field: `cuts.${i}.start`, message: `start is past the end of the video (${durationSeconds.toFixed(2)} s).` })
     }
   }
-  return Either.right(normalizeCuts(cuts, durationSeconds))
+  const normal = normalizeCuts(cuts, durationSeconds)
+  if (durationSeconds - cutSeconds(normal) < MIN_OUTPUT_SECONDS) {
+    return Either.left({ field: "cuts", message: `The cuts leave less than ${MIN_OUTPUT_SECONDS} s of the video: restore some of it.` })
+  }
+  return Either.right(normal)
 }

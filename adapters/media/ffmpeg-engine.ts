@@ -73,25 +73,42 @@ const even = (n: number): number => Math.max(2, Math.floor(n / 2) * 2)
 /** How long the sound takes to fade out before a cut and in after it: short enough to hear nothing, long enough for no click. */
 const CUT_FADE_SECONDS = 0.01
 
+/** ffmpeg refuses an expression of about 100 terms or more ("Cannot allocate memory"): each select takes this many cuts. */
+const CUTS_PER_SELECT = 50
+
 /**
  * Drops the frames inside the cuts and closes the gaps. Frames sit at k / frameRate and cuts on frame
- * boundaries: half a frame's slack keeps float rounding from taking one frame too many or too few.
+ * boundaries: half a frame's slack keeps float rounding from taking one frame too many or too few. The
+ * selects run in a chain before the timestamps are rewritten, so each sees the input's times.
  */
 const cutPicture = (cuts: ReadonlyArray<Cut>, frameRate: number): ReadonlyArray<string> => {
   const half = 0.5 / frameRate
-  const inside = cuts.map((cut) => `gte(t,${(cut.start - half).toFixed(6)})*lt(t,${(cut.end - half).toFixed(6)})`).join("+")
-  return [`select='not(${inside})'`, "setpts=N/FRAME_RATE/TB"]
+  const selects: Array<string> = []
+  for (let i = 0; i < cuts.length; i += CUTS_PER_SELECT) {
+    const inside = cuts.slice(i, i + CUTS_PER_SELECT).map((cut) => `gte(t,${(cut.start - half).toFixed(6)})*lt(t,${(cut.end - half).toFixed(6)})`)
+    selects.push(`select='not(${inside.join("+")})'`)
+  }
+  return [...selects, "setpts=N/FRAME_RATE/TB"]
 }
 
-/** The kept spans of the sound, each faded in and out, end to end: the same spans the picture keeps. */
-const cutSound = (kept: ReadonlyArray<{ readonly start: number; readonly end: number }>): string => {
-  const spans = kept.map((span, i) => {
-    const length = span.end - span.start
+/**
+ * The sound cut where the picture is: split once at every cut's start and end (asegment reads the sound
+ * once; a trim per kept span would each read all of it), the kept pieces faded in and out and joined end
+ * to end, the cut ones dropped.
+ */
+const cutSound = (cuts: ReadonlyArray<Cut>, durationSeconds: number): string => {
+  const at = [...new Set(cuts.flatMap((cut) => [cut.start, cut.end]))].filter((t) => t > 0 && t < durationSeconds).sort((a, b) => a - b)
+  const pieces = [0, ...at].map((start, i) => ({ start, end: at[i] ?? durationSeconds }))
+  const kept = pieces.filter((piece) => !cuts.some((cut) => cut.start <= piece.start && piece.end <= cut.end))
+  const chains = pieces.map((piece, i) => {
+    if (!kept.includes(piece)) return `[s${i}]anullsink`
+    const length = piece.end - piece.start
     const fade = Math.min(CUT_FADE_SECONDS, length / 2)
-    return `[0:a:0]atrim=start=${span.start.toFixed(6)}:end=${span.end.toFixed(6)},asetpts=PTS-STARTPTS,` +
-      `afade=t=in:d=${fade.toFixed(4)},afade=t=out:st=${(length - fade).toFixed(6)}:d=${fade.toFixed(4)}[a${i}]`
+    return `[s${i}]asetpts=PTS-STARTPTS,afade=t=in:d=${fade.toFixed(4)},afade=t=out:st=${(length - fade).toFixed(6)}:d=${fade.toFixed(4)}[k${i}]`
   })
-  return [...spans, `${kept.map((_, i) => `[a${i}]`).join("")}concat=n=${kept.length}:v=0:a=1[a]`].join(";\n")
+  const split = at.length === 0 ? "[0:a:0]anull[s0]" : `[0:a:0]asegment=timestamps=${at.map((t) => t.toFixed(6)).join("|")}${pieces.map((_, i) => `[s${i}]`).join("")}`
+  const joined = `${pieces.flatMap((piece, i) => (kept.includes(piece) ? [`[k${i}]`] : [])).join("")}concat=n=${kept.length}:v=0:a=1[a]`
+  return [split, ...chains, joined].join(";\n")
 }
 
 const MP3_ARGS = ["-c:a", "libmp3lame", "-q:a", "4", "-f", "mp3"]
@@ -398,7 +415,7 @@ export const FfmpegEngineLive = Layer.effect(
         // Greenscreen keeps the export's timing and sound (the cuts included) and only paints its picture over.
         if (request.format === "greenscreen") picture.push("drawbox=x=0:y=0:w=iw:h=ih:color=0x00FF00:t=fill")
         picture.push(assFilter(assPath))
-        const sound = cuts.length > 0 && facts.hasAudio ? cutSound(kept) : null
+        const sound = cuts.length > 0 && facts.hasAudio ? cutSound(cuts, facts.durationSeconds) : null
         const graph = `${request.output}.graph`
         yield* Effect.promise(() => writeFile(graph, [`[0:v:0]${picture.join(",")}[v]`, ...(sound === null ? [] : [sound])].join(";\n")))
         const onLine = progressLines(kept.reduce((sum, span) => sum + span.end - span.start, 0), request.onProgress)

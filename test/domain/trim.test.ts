@@ -94,5 +94,8 @@ describe("checkCuts", () => {
       .toEqual(Either.right([{ start: 0.5, end: 1, reason: "filler" }, { start: 2, end: 3.5, reason: "silence" }]))
     expect(checkCuts([{ start: 1, end: 1, reason: "silence" }], 10)).toEqual(Either.left({ field: "cuts.0.end", message: "end must come after start." }))
     expect(Either.isLeft(checkCuts([{ start: 11, end: 12, reason: "silence" }], 10))).toBe(true)
+    expect(checkCuts([{ start: 0, end: 9.5, reason: "silence" }], 10)).toEqual(
+      Either.left({ field: "cuts", message: "The cuts leave less than 1 s of the video: restore some of it." })
+    )
   })
 })

@@ -97,6 +97,23 @@ layer(Layer.mergeAll(FfmpegEngineLive, PocketsphinxTranscriberLive))("a trimmed 
         const atCuts = [1.0 + 1 / 30, 1.0 + 1 / 30 + (2.5 - 1.5)].map((t) => sharpestBend(pcm, t))
         for (const bend of atCuts) expect(bend).toBeLessThan(steady * 2)
       }), 60_000)
+
+    it.effect("of a long talk (hundreds) still take their time out of both", () =>
+      Effect.gen(function*() {
+        const input = join(dir, "many.mkv")
+        yield* Effect.promise(() =>
+          ffmpeg(
+            "-f", "lavfi", "-i", `testsrc2=s=${W}x${H}:r=30:d=20`, "-f", "lavfi", "-i", "sine=frequency=300:sample_rate=48000:d=20",
+            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", "-shortest", input
+          ))
+        // 250 cuts of a frame, one every other frame from 1 s to 17.7 s: more than one ffmpeg expression holds.
+        const cuts: ReadonlyArray<Cut> = Array.from({ length: 250 }, (_, i) => ({ start: 1 + (i * 2) / 30, end: 1 + (i * 2 + 1) / 30, reason: "silence" }))
+        const output = join(dir, "many-cut.mp4")
+        yield* burn(input, output, cuts, [])
+        const expected = 20 - cutSeconds(cuts)
+        expect(Math.abs((yield* Effect.promise(() => durationOf(output, "v:0"))) - expected)).toBeLessThan(1 / 30 + 1e-3)
+        expect(Math.abs((yield* Effect.promise(() => durationOf(output, "a:0"))) - expected)).toBeLessThan(0.03)
+      }), 60_000)
   })
 
   it.effect("puts the captions where the cut speech says the words, within 40 ms", () =>
