@@ -64,6 +64,26 @@ const burn = (input: string, output: string, cuts: ReadonlyArray<Cut>, pages: Pa
       height: H
     }))
 
+/**
+ * A test picture over a tone of `seconds`, exported with the cuts; checks that the picture and the
+ * sound both lost the cuts' time (the picture to a frame, the sound to the encoder's padding). The mp4.
+ */
+const cutTone = (frequency: number, seconds: number, cuts: ReadonlyArray<Cut>) =>
+  Effect.gen(function*() {
+    const input = join(dir, `tone-${frequency}-${seconds}.mkv`)
+    yield* Effect.promise(() =>
+      ffmpeg(
+        "-f", "lavfi", "-i", `testsrc2=s=${W}x${H}:r=30:d=${seconds}`, "-f", "lavfi", "-i", `sine=frequency=${frequency}:sample_rate=${RATE}:d=${seconds}`,
+        "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", "-shortest", input
+      ))
+    const output = input.replace(".mkv", "-cut.mp4")
+    yield* burn(input, output, cuts, [])
+    const expected = seconds - cutSeconds(cuts)
+    expect(Math.abs((yield* Effect.promise(() => durationOf(output, "v:0"))) - expected)).toBeLessThan(1 / 30 + 1e-3)
+    expect(Math.abs((yield* Effect.promise(() => durationOf(output, "a:0"))) - expected)).toBeLessThan(0.03)
+    return output
+  })
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "trimmed-render-"))
 })
@@ -77,20 +97,7 @@ layer(Layer.mergeAll(FfmpegEngineLive, PocketsphinxTranscriberLive))("a trimmed 
     it.effect("take the same time out of the picture and the sound, and fade the sound so a cut inside a tone does not click", () =>
       Effect.gen(function*() {
         // A 440 Hz tone: a hard cut inside it jumps from one phase to another, a click.
-        const tone = join(dir, "tone.mp4")
-        yield* Effect.promise(() =>
-          ffmpeg(
-            "-f", "lavfi", "-i", `testsrc2=s=${W}x${H}:r=30:d=4`, "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:d=4",
-            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", "-shortest", tone.replace(".mp4", ".mkv")
-          ))
-        const cuts: ReadonlyArray<Cut> = [{ start: 1.0 + 1 / 30, end: 1.5, reason: "silence" }, { start: 2.5, end: 3.0 + 2 / 30, reason: "filler" }]
-        const output = join(dir, "tone-cut.mp4")
-        yield* burn(tone.replace(".mp4", ".mkv"), output, cuts, [])
-        const expected = 4 - cutSeconds(cuts)
-        const picture = yield* Effect.promise(() => durationOf(output, "v:0"))
-        const sound = yield* Effect.promise(() => durationOf(output, "a:0"))
-        expect(Math.abs(picture - expected)).toBeLessThan(1 / 30 + 1e-3)
-        expect(Math.abs(sound - expected)).toBeLessThan(0.03)
+        const output = yield* cutTone(440, 4, [{ start: 1.0 + 1 / 30, end: 1.5, reason: "silence" }, { start: 2.5, end: 3.0 + 2 / 30, reason: "filler" }])
         const pcm = yield* Effect.promise(() => samples(output))
         // Where the tone plays on undisturbed, and at the two cuts (on the output's timeline).
         const steady = sharpestBend(pcm, 0.5, 0.2)
@@ -100,19 +107,8 @@ layer(Layer.mergeAll(FfmpegEngineLive, PocketsphinxTranscriberLive))("a trimmed 
 
     it.effect("of a long talk (hundreds) still take their time out of both", () =>
       Effect.gen(function*() {
-        const input = join(dir, "many.mkv")
-        yield* Effect.promise(() =>
-          ffmpeg(
-            "-f", "lavfi", "-i", `testsrc2=s=${W}x${H}:r=30:d=20`, "-f", "lavfi", "-i", "sine=frequency=300:sample_rate=48000:d=20",
-            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", "-shortest", input
-          ))
         // 250 cuts of a frame, one every other frame from 1 s to 17.7 s: more than one ffmpeg expression holds.
-        const cuts: ReadonlyArray<Cut> = Array.from({ length: 250 }, (_, i) => ({ start: 1 + (i * 2) / 30, end: 1 + (i * 2 + 1) / 30, reason: "silence" }))
-        const output = join(dir, "many-cut.mp4")
-        yield* burn(input, output, cuts, [])
-        const expected = 20 - cutSeconds(cuts)
-        expect(Math.abs((yield* Effect.promise(() => durationOf(output, "v:0"))) - expected)).toBeLessThan(1 / 30 + 1e-3)
-        expect(Math.abs((yield* Effect.promise(() => durationOf(output, "a:0"))) - expected)).toBeLessThan(0.03)
+        yield* cutTone(300, 20, Array.from({ length: 250 }, (_, i) => ({ start: 1 + (i * 2) / 30, end: 1 + (i * 2 + 1) / 30, reason: "silence" })))
       }), 60_000)
   })
 
