@@ -42,6 +42,28 @@ const fiftyOnTwenty = Effect.gen(function*() {
   expect(ids.filter((_, i) => exporting[i])).toEqual(ids.filter((id) => accepted.includes(id)))
 })
 
+describe("the render's charge of a trimmed video", () => {
+  it.scoped("is on the output's length: 65 s of source with 10 s cut is charged as 55 s", () =>
+    Effect.gen(function*() {
+      const workspace = aWorkspace({ plan: "pro" })
+      const ledger = yield* Ledger
+      yield* ledger.post(anEntry(workspace.id, 1_000))
+      const videos = yield* VideoStore
+      const trimmed = aVideo(workspace.id, { status: "completed", step: "completed", generated: true, durationSeconds: 65, cutSeconds: 10, width: 720, height: 1280 })
+      const whole = aVideo(workspace.id, { status: "completed", step: "completed", generated: true, durationSeconds: 65, width: 720, height: 1280 })
+      yield* videos.insert(trimmed)
+      yield* videos.insert(whole)
+      const render = (id: string) =>
+        renderVideoOperation.handle({ id, format: undefined, frameRate: undefined, webhookUrl: undefined }).pipe(Effect.provideService(CurrentWorkspace, workspace))
+      expect((yield* render(trimmed.id)).duration).toBe(55)
+      yield* render(whole.id)
+      const charged = (id: string) => Effect.map(ledger.list(workspace.id), (entries) => entries.filter((e) => e.videoId === id && e.operation === "render").reduce((sum, e) => sum - e.amount, 0))
+      expect(renderCredits(55, 30)).toBeLessThan(renderCredits(65, 30))
+      expect(yield* charged(trimmed.id)).toBe(renderCredits(55, 30))
+      expect(yield* charged(whole.id)).toBe(renderCredits(65, 30))
+    }).pipe(Effect.provide(Layer.merge(MemoryStoresLive, config))))
+})
+
 describe("render charges under concurrency", () => {
   it.scoped("memory: exactly 20 of 50 parallel renders start on a balance that covers 20", () =>
     fiftyOnTwenty.pipe(Effect.provide(Layer.merge(MemoryStoresLive, config))))
