@@ -778,10 +778,14 @@ const tick = () => {
   timeline.markNow(now)
 }
 
-const loop = () => {
-  // Playing plays the output: a cut span is skipped.
+/** Playing plays the output: a cut span is skipped, from where playing starts and as playing reaches one. */
+const skipCut = () => {
   const past = pastCut(history.present.cuts, ui.video.currentTime)
   if (!ui.video.paused && past !== ui.video.currentTime) ui.video.currentTime = past
+}
+
+const loop = () => {
+  skipCut()
   tick()
   if (!ui.video.paused) requestAnimationFrame(loop)
 }
@@ -795,6 +799,7 @@ ui.play.addEventListener("click", togglePlay)
 ui.video.addEventListener("click", togglePlay)
 ui.video.addEventListener("play", () => {
   ui.play.textContent = "Pause"
+  skipCut()
   requestAnimationFrame(loop)
 })
 ui.video.addEventListener("pause", () => {
