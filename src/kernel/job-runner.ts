@@ -109,6 +109,14 @@ export const makeJobRunner = <R>(
       Effect.asVoid
     )
 
+  /** A run's end as the queue takes it. */
+  const endOf = (outcome: JobOutcome): RunEnd =>
+    outcome._tag === "Done"
+      ? { _tag: "Complete" }
+      : outcome._tag === "RetryAt"
+      ? { _tag: "Reschedule", runAt: outcome.at, note: outcome.error }
+      : { _tag: "Kill", error: outcome.error }
+
   /** Keeps the jobs' leases alive while this scope lasts. */
   const renewLeases = (ids: ReadonlyArray<string>) =>
     Effect.flatMap(JobQueue, (queue) => queue.extendLeases(ids, leaseMs)).pipe(
@@ -187,25 +195,13 @@ export const makeJobRunner = <R>(
         return
       }
       const result = outcome.right
-      const changed = yield* (result._tag === "Done"
-        ? queue.complete(job.id)
-        : result._tag === "RetryAt"
-        ? queue.reschedule(job.id, result.at, result.error)
-        : queue.kill(job.id, result.error))
-      if (!changed) return yield* cancelled
+      const [changed] = yield* queue.endRuns([{ id: job.id, end: endOf(result) }])
+      if (changed !== true) return yield* cancelled
       const told = result._tag === "Done" ? annotations : { ...annotations, error: result.error }
       // A failed video or removal was logged by its lifecycle (a warning): its job still ends Done.
       yield* (result._tag === "Dead" ? Effect.logError("job dead") : Effect.logInfo(`job ${result._tag}`)).pipe(Effect.annotateLogs(told))
       yield* recordRun(job, result._tag === "Done" ? "done" : result._tag === "RetryAt" ? "retry" : "dead", annotations.durationMs)
     }).pipe(Effect.scoped, Effect.annotateLogs(jobAnnotations(job)), jobSpan(job))
-
-  /** A run's end as the queue takes it. */
-  const endOf = (outcome: JobOutcome): RunEnd =>
-    outcome._tag === "Done"
-      ? { _tag: "Complete" }
-      : outcome._tag === "RetryAt"
-      ? { _tag: "Reschedule", runAt: outcome.at, note: outcome.error }
-      : { _tag: "Kill", error: outcome.error }
 
   /**
    * Runs claimed jobs of a batch lane together, kind by kind, and ends their runs in one step. A batch has
