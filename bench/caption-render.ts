@@ -4,6 +4,7 @@
 //   (b) MediaEngine.burnCaptions from FfmpegEngineLive, what the render job runs
 //   (c) the real service: POST /v1/caption-videos (multipart) until GET /v1/videos/:id says completed
 //   (d) burnCaptions with the plainest built-in template and with the richest ones (animations, glow, shadow, boxes)
+//   (e) burnCaptions with an emoji beside every line, against the same captions without
 // BENCH_RUNS=n runs (a) and (b) max(2, n) times each, alternating, and (c) n times (default 1).
 import { execFile } from "node:child_process"
 import { openAsBlob } from "node:fs"
@@ -91,13 +92,13 @@ const plainEncode = (input: string, output: string) =>
     output
   ])
 
-const burnCaptions = (clip: Clip, output: string, style: CaptionStyle = clip.style) =>
+const burnCaptions = (clip: Clip, output: string, style: CaptionStyle = clip.style, pages: ReadonlyArray<CaptionPage> = clip.pages) =>
   Effect.runPromise(
     Effect.flatMap(MediaEngine, (engine) =>
       engine.burnCaptions({
         input: clip.path,
         output,
-        captions: { pages: style === clip.style ? clip.pages : layoutCaptions(clip.pages.flatMap((p) => p.lines.flatMap((l) => l.words)), layoutRulesOf(style)), style },
+        captions: { pages: style === clip.style ? pages : layoutCaptions(pages.flatMap((p) => p.lines.flatMap((l) => l.words)), layoutRulesOf(style)), style },
         format: "standard",
         frameRate: FPS,
         width: WIDTH,
@@ -228,6 +229,23 @@ export const captionRender = async (): Promise<ReadonlyArray<Figure>> => {
       { bench: BENCH, name: `(d) template ${plainest.id} ${plainest.name} (plainest)`, value: plainestSeconds, unit: "s", note: "mean of 2, before and after" },
       ...rich.map(({ id, seconds }) => ({ bench: BENCH, name: `(d) template ${id} ${templateOf(id).name}`, value: seconds, unit: "s" })),
       { bench: BENCH, name: "(d) richest / plainest template", value: richest.seconds / plainestSeconds, unit: "x", target: { atMost: 1.15 }, note: `richest: ${richest.id} ${templateOf(richest.id).name}` }
+    )
+
+    // (e) Emoji: one beside every line (the most an export draws, each line's first word's, a few
+    // different ones so several overlays run), against the same captions without, burned in turn.
+    const EMOJI = ["🔥", "🚀", "💡", "🎉"]
+    const withEmoji = clip.pages.map((page, p) => ({
+      ...page,
+      lines: page.lines.map((line, l) => ({ ...line, words: line.words.map((w, k) => (k === 0 ? { ...w, emoji: EMOJI[(p + l) % EMOJI.length]! } : w)) }))
+    }))
+    const emojiOut = join(dir, "emoji.mp4")
+    const withoutSeconds = await timed(() => burnCaptions(clip, emojiOut))
+    const emojiSeconds = await timed(() => burnCaptions(clip, emojiOut, clip.style, withEmoji))
+    await rm(emojiOut, { force: true })
+    console.log(`${BENCH}: (e) without emoji ${withoutSeconds.toFixed(2)} s, with one on every line ${emojiSeconds.toFixed(2)} s`)
+    figures.push(
+      { bench: BENCH, name: "(e) burnCaptions, an emoji on every line", value: emojiSeconds, unit: "s", note: `${withEmoji.flatMap((p) => p.lines).length} lines` },
+      { bench: BENCH, name: "(e) with emoji / without", value: emojiSeconds / withoutSeconds, unit: "x", note: `without: ${withoutSeconds.toFixed(2)} s, the same run` }
     )
 
     const pipelineTimes: Array<number> = []

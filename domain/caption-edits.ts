@@ -1,9 +1,10 @@
 // What a person changed on a project's captions besides the words themselves: where lines break, how
-// the template's style is adjusted, the hook title, the app whose overlays the captions avoid, and
-// what is trimmed out. The editor and PATCH /v1/videos/:id/captions make the same
+// the template's style is adjusted, the hook title, the app whose overlays the captions avoid, whether
+// emphasis and emoji are chosen automatically, and what is trimmed out. The editor and PATCH /v1/videos/:id/captions make the same
 // edits through these rules, and the export reads them.
 import { Either, Schema } from "effect"
 import { type CaptionPage, type CaptionStyle, PartialCaptionStyle, type TimedWord } from "./captions.ts"
+import type { EmojiMode } from "./caption-emoji.ts"
 import type { EmphasisMode } from "./caption-emphasis.ts"
 import type { CaptionHook } from "./caption-hook.ts"
 import type { Platform } from "./safe-zones.ts"
@@ -31,6 +32,8 @@ export interface CaptionEdits {
   readonly platform: Platform
   /** Whether words are chosen for emphasis automatically (the words' own flags are what is drawn). */
   readonly emphasis: EmphasisMode
+  /** Whether emoji are chosen for the lines automatically (the words' own emoji are what is drawn). */
+  readonly emoji: EmojiMode
   /** What the trim cuts (null: no trim asked); the cuts are what the export leaves out. */
   readonly trim: TrimSettings | null
   /** Spans of the source left out of the output, in order and apart: the trim's, less those a person restored. */
@@ -44,6 +47,7 @@ export const NO_EDITS: CaptionEdits = {
   hook: null,
   platform: "none",
   emphasis: "off",
+  emoji: "off",
   trim: null,
   cuts: []
 }

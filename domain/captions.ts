@@ -15,9 +15,22 @@ export const TimedWord = Schema.Struct({
   emphasis: Schema.optional(Schema.Boolean).annotations({
     description:
       "true: drawn in the template's emphasis colour and size (chosen with `emphasis: auto`, or set by a person). Left out or false: drawn as the others."
+  }),
+  emoji: Schema.optional(Schema.String.pipe(
+    Schema.filter((text) => isOneEmoji(text), { message: () => "emoji must be one emoji, e.g. 🔥" })
+  )).annotations({
+    description:
+      "An emoji drawn in colour beside the caption line holding this word, appearing as the word is spoken (chosen with `emoji: auto`, or set by a person); a line shows its first word's emoji. Left out: none."
   })
 }).annotations({ identifier: "TimedWord" })
 export type TimedWord = typeof TimedWord.Type
+
+/** One emoji (a sequence joined by ZWJ, with skin tone or variation selectors, counts as one): nothing else, no text around it. */
+export const isOneEmoji = (text: string): boolean =>
+  text.length <= 32 && /^\p{Extended_Pictographic}(?:[\u{FE0F}\u{1F3FB}-\u{1F3FF}\u{20E3}]|\u{200D}\p{Extended_Pictographic})*$/u.test(text)
+
+/** The emoji a caption line shows: its first word's. */
+export const lineEmoji = (line: Pick<CaptionLine, "words">): string | null => line.words.find((word) => word.emoji !== undefined)?.emoji ?? null
 
 /** Below this confidence the editor marks a word for a person to check first. */
 export const LOW_CONFIDENCE = 0.5

@@ -23,6 +23,7 @@ import { S3BlobStoreLive } from "../adapters/storage/s3-blob-store.ts"
 import { S3ConfigFromEnv } from "../adapters/storage/s3-config.ts"
 import { SecretBoxFromConfig } from "../adapters/secrets/secret-box-config.ts"
 import { SpeechEnginesLive } from "../adapters/speech/speech-engines-layer.ts"
+import { EmojilibKeywordsLive } from "../adapters/speech/emojilib-keywords.ts"
 import { SubtlexWordFrequencyLive } from "../adapters/speech/subtlex-word-frequency.ts"
 import { HttpsWebhookTransportLive } from "../adapters/webhooks/https-transport.ts"
 import type { BlobStore } from "../domain/ports/blob-store.ts"
@@ -59,6 +60,7 @@ const toolsLayer = (settings: AppSettings) =>
     PocketsphinxAlignerLive,
     SpeechEnginesLive,
     SubtlexWordFrequencyLive,
+    EmojilibKeywordsLive,
     SourceFetcherLive.pipe(Layer.provide(OutboundClientLive)),
     HttpsWebhookTransportLive.pipe(Layer.provide(OutboundClientLive)),
     ClientMetadataDocumentsLive.pipe(Layer.provide(OutboundClientLive)),

@@ -67,6 +67,8 @@ main.editor{flex:1;min-height:0;display:grid;grid-template-columns:auto minmax(1
 #player{position:relative;background:var(--stage);border-radius:10px;overflow:hidden;line-height:0}
 #safe-zones{position:absolute;inset:0;z-index:1;pointer-events:none;line-height:1.2}
 #safe-zones[hidden]{display:none}
+#emoji-layer{position:absolute;inset:0;z-index:1;pointer-events:none;line-height:1;overflow:hidden}
+#emoji-layer span{position:absolute;display:flex;align-items:center;justify-content:center;font-family:"Noto Color Emoji",sans-serif}
 .zone{position:absolute;overflow:hidden;padding:3px 5px;background:rgba(229,72,77,.22);outline:1px dashed rgba(255,150,150,.9);outline-offset:-1px;color:#fff;font-size:10px;text-shadow:0 0 2px #000}
 #player video{display:block;width:auto;height:auto;max-width:min(36vw,720px);max-height:calc(100vh - 16.5rem);cursor:pointer}
 .transport{display:flex;gap:.6rem;align-items:center;width:100%}
@@ -154,7 +156,7 @@ export const editorPageHtml = (bootstrap: EditorBootstrap, appModuleUrl: string)
 <noscript><p class="error">The editor needs JavaScript.</p></noscript>
 <main class="editor">
 <section class="stage" aria-label="Preview">
-<div id="player"><video id="player-video"${video.sourceUrl === "" ? null : html` src="${video.sourceUrl}"`} width="${video.width}" height="${video.height}" preload="auto" playsinline></video><div id="safe-zones" role="group" hidden></div></div>
+<div id="player"><video id="player-video"${video.sourceUrl === "" ? null : html` src="${video.sourceUrl}"`} width="${video.width}" height="${video.height}" preload="auto" playsinline></video><div id="emoji-layer" aria-hidden="true"></div><div id="safe-zones" role="group" hidden></div></div>
 <div class="transport"><button id="play" type="button">Play</button><span id="clock">0:00.0</span></div>
 </section>
 <section class="panel words" aria-labelledby="words-title"><div class="panel-head"><h2 id="words-title">Transcript</h2><span class="muted">Click a word to fix it: Enter keeps it, Tab goes to the next, Esc cancels.</span></div>
@@ -164,6 +166,8 @@ export const editorPageHtml = (bootstrap: EditorBootstrap, appModuleUrl: string)
 <button id="split-line" type="button" title="The selected word begins a new line" disabled>Split line</button>
 <button id="merge-line" type="button" title="Join this line with the next" disabled>Merge with next</button>
 <button id="toggle-emphasis" type="button" title="Draw the selected word in the template's emphasis colour and size (E)" aria-pressed="false" disabled>Emphasis</button>
+<label title="An emoji beside the selected word's line, drawn in colour as the word is spoken: type or paste one and press Enter">Emoji <input id="line-emoji" type="text" size="3" maxlength="32" autocomplete="off" disabled></label>
+<button id="remove-emoji" type="button" title="No emoji beside the selected word's line" disabled>No emoji</button>
 <button id="delete-word" type="button" title="Delete the selected word" disabled>Delete</button>
 </div>
 <p id="word-error" class="error" role="alert"></p>

@@ -1,5 +1,5 @@
 // Caption pages + a caption style -> an ASS script for libass, sized to the output picture.
-import { type CaptionAnimation, type CaptionPage, type CaptionStyle, placementOf, singleLine, type TimedWord } from "../../domain/captions.ts"
+import { type CaptionAnimation, type CaptionLine, type CaptionPage, type CaptionStyle, lineEmoji, placementOf, singleLine, type TimedWord } from "../../domain/captions.ts"
 import type { CaptionHook } from "../../domain/caption-hook.ts"
 import type { RenderFormat } from "../../domain/rules.ts"
 import { type Platform, type SafeInsets, safeInsets } from "../../domain/safe-zones.ts"
@@ -14,7 +14,15 @@ export interface AssRequest {
   readonly hook?: CaptionHook | null | undefined
   /** The app whose overlays the captions and the hook keep out of. */
   readonly platform?: Platform | undefined
+  /**
+   * How wide a text is in the captions' font: lines with an emoji keep room for it beside them (drawn
+   * over the captions as a picture, see `emojiSpots`). Left out: no emoji are drawn.
+   */
+  readonly measure?: TextMeasure | undefined
 }
+
+/** The width in pixels of `text` set in `family` (its bold face where `bold`) at the ASS font size `size`. */
+export type TextMeasure = (text: string, font: { readonly family: string; readonly bold: boolean; readonly size: number }) => number
 
 /** A page ending closer than this to the next one stays up until it starts, so captions don't flicker. */
 const BRIDGE_SECONDS = 0.3
@@ -295,12 +303,108 @@ const entranceTags = (animation: CaptionAnimation, span: EventSpan, at: { readon
 const pageText = (
   page: CaptionPage,
   uppercase: boolean,
-  decorate: (shown: ShownWord) => string
+  decorate: (shown: ShownWord) => string,
+  after: (line: CaptionLine) => string
 ): string => {
   let index = 0
   return page.lines
-    .map((line) => line.words.map((word) => decorate({ word, text: uppercase ? word.text.toUpperCase() : word.text, index: index++ })).join(" "))
+    .map((line) => line.words.map((word) => decorate({ word, text: uppercase ? word.text.toUpperCase() : word.text, index: index++ })).join(" ") + after(line))
     .join("\\N")
+}
+
+/** An emoji beside its line: a square of this many font sizes, this far from the line's last letter. */
+const EMOJI = { size: 1.25, gap: 0.25 } as const
+
+/**
+ * The room an emoji takes at the end of its line: an invisible drawing as wide as the gap and the emoji
+ * (one pixel high, so the line keeps its height), at rest scale whatever the last word's animation
+ * does, so libass centres the line and its emoji together.
+ */
+const emojiRoom = (room: number): string =>
+  `{\\alpha&HFF&\\fscx100\\fscy100\\frz0\\p1}m 0 0 l ${room} 0 ${room} 1 0 1{\\p0\\alpha&H00&}`
+
+/** Where an emoji is drawn over the picture, and when: from its word being spoken to its page leaving. */
+export interface EmojiSpot {
+  readonly emoji: string
+  readonly start: number
+  readonly end: number
+  /** The square's top-left corner and side, in pixels. */
+  readonly x: number
+  readonly y: number
+  readonly size: number
+}
+
+/** A line with its emoji: its text's width and the room beside it, as libass lays them out at rest. */
+interface EmojiLine {
+  readonly emoji: string
+  /** The emoji's word: the emoji appears as it is spoken. */
+  readonly word: TimedWord
+  readonly textWidth: number
+  readonly size: number
+  readonly room: number
+}
+
+/** The scale of each word of a line at rest, as a fraction: emphasised words are larger. */
+const restScales = (line: CaptionLine, style: CaptionStyle): ReadonlyArray<number> =>
+  line.words.map((word) => (word.emphasis === true ? Math.round(100 * (style.emphasisScale ?? EMPHASIS_SCALE)) / 100 : 1))
+
+/**
+ * Each line with an emoji that fits beside it between the margins (a line that would not is left
+ * without, rather than wrapped): its text's width, the sum of its words' (each at its scale) and spaces.
+ */
+const emojiLines = (pages: ReadonlyArray<CaptionPage>, style: CaptionStyle, m: Metrics, p: Placement, width: number, measure: TextMeasure | undefined) => {
+  const lines = new Map<CaptionLine, EmojiLine>()
+  if (measure === undefined) return lines
+  const font = { family: style.fontFamily, bold: style.bold, size: m.fontSize }
+  const space = measure(" ", font)
+  const size = Math.round(m.fontSize * EMOJI.size)
+  const room = size + Math.round(m.fontSize * EMOJI.gap)
+  for (const line of pages.flatMap((page) => page.lines)) {
+    const word = line.words.find((w) => w.emoji !== undefined)
+    const emoji = lineEmoji(line)
+    if (word === undefined || emoji === null) continue
+    const scales = restScales(line, style)
+    const textWidth = line.words.reduce((sum, w, i) => sum + measure(style.uppercase ? w.text.toUpperCase() : w.text, font) * scales[i]!, 0) +
+      space * (line.words.length - 1)
+    if (textWidth + room <= width - p.marginL - p.marginR) lines.set(line, { emoji, word, textWidth, size, room })
+  }
+  return lines
+}
+
+/**
+ * Where each line's emoji goes: at the end of the room its line keeps, the line and room centred
+ * together; vertically centred on the line, the block's lines stacked as libass stacks them (a line as
+ * high as its font size times its largest word's scale).
+ */
+export const emojiSpots = (request: AssRequest): ReadonlyArray<EmojiSpot> => {
+  const { pages, style, width, height } = request
+  const m = metrics(style, height)
+  const p = placement(style, width, height, safeInsets(request.platform ?? "none", width, height))
+  const fitting = emojiLines(pages, style, m, p, width, request.measure)
+  if (fitting.size === 0) return []
+  const centre = anchor(p, width, height).x
+  const ends = pageEnds(pages)
+  return pages.flatMap((page, i) => {
+    const heights = page.lines.map((line) => m.fontSize * Math.max(...restScales(line, style)))
+    const total = heights.reduce((sum, h) => sum + h, 0)
+    let top = p.alignment === 2 ? height - p.marginV - total : p.alignment === 8 ? p.marginV : (height - total) / 2
+    return page.lines.flatMap((line, k): ReadonlyArray<EmojiSpot> => {
+      const lineTop = top
+      top += heights[k]!
+      const spot = fitting.get(line)
+      const start = Math.max(page.start, spot?.word.start ?? 0)
+      if (spot === undefined || !lasts(start, ends[i]!)) return []
+      const left = centre - (spot.textWidth + spot.room) / 2
+      return [{
+        emoji: spot.emoji,
+        start,
+        end: ends[i]!,
+        x: Math.round(left + spot.textWidth + spot.room - spot.size),
+        y: Math.round(lineTop + heights[k]! / 2 - spot.size / 2),
+        size: spot.size
+      }]
+    })
+  })
 }
 
 /** The hook title: larger than the captions, never tiny nor huge, at least this far from the top. */
@@ -408,10 +512,16 @@ export const assSubtitles = (request: AssRequest): string => {
     return (tags === "" ? text : `{${tags}}${text}`) + close
   }
 
-  /** An event's text: the event-wide tags (glow, entrance), then the page's words as `decorate` writes them. */
+  const emoji = emojiLines(pages, style, m, p, width, request.measure)
+  const roomFor = (line: CaptionLine): string => {
+    const spot = emoji.get(line)
+    return spot === undefined ? "" : emojiRoom(spot.room)
+  }
+
+  /** An event's text: the event-wide tags (glow, entrance), then the page's words as `decorate` writes them, each line's emoji room after it. */
   const eventText = (span: EventSpan, decorate: (shown: ShownWord) => string): string => {
     const tags = `${m.blur > 0 ? `\\blur${m.blur}` : ""}${entranceTags(animation, span, origin, height)}`
-    return (tags === "" ? "" : `{${tags}}`) + pageText(span.page, style.uppercase, decorate)
+    return (tags === "" ? "" : `{${tags}}`) + pageText(span.page, style.uppercase, decorate, roomFor)
   }
 
   const ends = pageEnds(pages)

@@ -7,8 +7,10 @@ import { MAX_DECODED_PIXELS, tooLargeToDecode } from "../../domain/picture-limit
 import { type BurnRequest, MediaEngine, type MediaEngineShape, type ProbeResult } from "../../domain/ports/media-engine.ts"
 import type { PixelBox, TextRegion } from "../../domain/text-regions.ts"
 import { type Cut, keptSpans } from "../../domain/trim.ts"
-import { assSubtitles } from "./ass-subtitles.ts"
+import { assSubtitles, emojiSpots } from "./ass-subtitles.ts"
+import { measureCaptionText } from "./caption-text-measure.ts"
 import { assFilter } from "./caption-fonts.ts"
+import { emojiOverlays } from "./emoji-overlays.ts"
 import { AAC_ARGS, lastError, progressLines, QUIET, spawnTool } from "./ffmpeg-process.ts"
 import { samplingFilters } from "./onnx-text-detector.ts"
 import { spanLoudness } from "./word-loudness.ts"
@@ -408,8 +410,9 @@ export const FfmpegEngineLive = Layer.effect(
         const cuts = request.cuts ?? []
         const kept = keptSpans(cuts, facts.durationSeconds)
         const assPath = `${request.output}.ass`
-        const ass = assSubtitles({ ...request.captions, width: request.width, height: request.height, format: request.format })
-        yield* Effect.promise(() => writeFile(assPath, ass))
+        const track = { ...request.captions, width: request.width, height: request.height, format: request.format, measure: measureCaptionText }
+        const emoji = emojiOverlays(emojiSpots(track), `${request.output}.`, request.frameRate)
+        yield* Effect.promise(() => Promise.all([writeFile(assPath, assSubtitles(track)), ...(emoji?.files ?? []).map((file) => writeFile(file.path, file.content))]))
         const picture = [`scale=${even(request.width)}:${even(request.height)}`, "setsar=1", `fps=${request.frameRate}`]
         if (cuts.length > 0) picture.push(...cutPicture(cuts, request.frameRate))
         // Greenscreen keeps the export's timing and sound (the cuts included) and only paints its picture over.
@@ -417,13 +420,17 @@ export const FfmpegEngineLive = Layer.effect(
         picture.push(assFilter(assPath))
         const sound = cuts.length > 0 && facts.hasAudio ? cutSound(cuts, facts.durationSeconds) : null
         const graph = `${request.output}.graph`
-        yield* Effect.promise(() => writeFile(graph, [`[0:v:0]${picture.join(",")}[v]`, ...(sound === null ? [] : [sound])].join(";\n")))
+        const pictureChains = emoji === null
+          ? [`[0:v:0]${picture.join(",")}[v]`]
+          : [`[0:v:0]${picture.join(",")}[captioned]`, ...emoji.chains("captioned", (k) => k + 1, "v")]
+        yield* Effect.promise(() => writeFile(graph, [...pictureChains, ...(sound === null ? [] : [sound])].join(";\n")))
         const onLine = progressLines(kept.reduce((sum, span) => sum + span.end - span.start, 0), request.onProgress)
         const result = yield* run(
           ffmpeg,
           [
             ...QUIET, "-nostats", "-progress", "pipe:1",
             "-i", request.input,
+            ...(emoji?.inputs.flat() ?? []),
             // A script: a long talk's cuts make a graph longer than a command line may be.
             "-filter_complex_script", graph,
             "-map", "[v]", "-map", sound === null ? "0:a:0?" : "[a]",

@@ -5,8 +5,10 @@ import { Config, Effect, Layer } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import { type TimelineRenderRequest, TimelineRenderer } from "../../domain/ports/timeline-renderer.ts"
 import { type Motion, type Overlay, type PlainVisual, type Scene, splitTopHeight, type TextOverlay, type Timeline } from "../../domain/timeline.ts"
-import { assSubtitles } from "./ass-subtitles.ts"
+import { assSubtitles, emojiSpots } from "./ass-subtitles.ts"
 import { assFilter } from "./caption-fonts.ts"
+import { measureCaptionText } from "./caption-text-measure.ts"
+import { type EmojiOverlays, emojiOverlays } from "./emoji-overlays.ts"
 import { DEFAULT_X264_PRESET, x264Args } from "./ffmpeg-engine.ts"
 import { AAC_ARGS, QUIET, filterValue, lastError, progressLines, spawnTool } from "./ffmpeg-process.ts"
 
@@ -28,7 +30,7 @@ interface Graph {
   readonly workDir: string
   readonly inputs: Array<ReadonlyArray<string>>
   readonly chains: Array<string>
-  readonly files: Array<{ readonly path: string; readonly content: string }>
+  readonly files: Array<{ readonly path: string; readonly content: string | Buffer }>
   labels: number
 }
 
@@ -251,19 +253,32 @@ const audioGraph = (graph: Graph, timeline: Timeline, samples: number): string =
   return addChain(graph, sounds, "amix=inputs=2:duration=first:normalize=0")
 }
 
+/** The emoji laid over the captioned picture: their looped pictures as inputs, their chains in the graph. */
+const withEmoji = (graph: Graph, from: string, emoji: EmojiOverlays): string => {
+  graph.files.push(...emoji.files)
+  const first = graph.inputs.length
+  emoji.inputs.forEach((args) => addInput(graph, args))
+  const out = newLabel(graph, "v")
+  graph.chains.push(...emoji.chains(from, (k) => first + k, out))
+  return out
+}
+
 /** The whole render as ffmpeg arguments plus the files its graph reads. */
 const renderCommand = (timeline: Timeline, workDir: string, output: string, preset: string) => {
   const graph: Graph = { frameRate: timeline.frameRate, workDir, inputs: [], chains: [], files: [], labels: 0 }
   const video = videoGraph(graph, timeline)
   const finish: Array<string> = []
+  let emoji: EmojiOverlays | null = null
   if (timeline.captions !== null) {
     const path = join(workDir, "captions.ass")
-    const { width, height, format } = timeline
-    graph.files.push({ path, content: assSubtitles({ ...timeline.captions, width, height, format }) })
+    const track = { ...timeline.captions, width: timeline.width, height: timeline.height, format: timeline.format, measure: measureCaptionText }
+    graph.files.push({ path, content: assSubtitles(track) })
     finish.push(assFilter(path))
+    emoji = emojiOverlays(emojiSpots(track), `${workDir}/`, timeline.frameRate)
   }
   finish.push("format=yuv420p")
-  const picture = addChain(graph, [video.label], finish.join(","), "v")
+  const captioned = addChain(graph, [video.label], finish.join(","), "v")
+  const picture = emoji === null ? captioned : withEmoji(graph, captioned, emoji)
   const durationSeconds = video.frames / timeline.frameRate
   const sound = addChain(graph, [audioGraph(graph, timeline, Math.round(durationSeconds * AUDIO_RATE))], "anull", "a")
   const script = join(workDir, "graph.txt")

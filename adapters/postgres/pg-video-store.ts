@@ -2,6 +2,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { LineStarts, StyleAdjustments } from "../../domain/caption-edits.ts"
+import { EmojiMode } from "../../domain/caption-emoji.ts"
 import { EmphasisMode } from "../../domain/caption-emphasis.ts"
 import { CaptionHook } from "../../domain/caption-hook.ts"
 import { TimedWord } from "../../domain/captions.ts"
@@ -70,6 +71,7 @@ const CaptionEditsRow = Schema.Struct({
   hook: Schema.NullOr(CaptionHook),
   platform: Platform,
   emphasis: EmphasisMode,
+  emoji: EmojiMode,
   trim: Schema.NullOr(TrimSettings),
   cuts: Schema.Array(Cut)
 }).pipe(Schema.rename({ line_starts: "lineStarts" }))
@@ -188,17 +190,17 @@ export const PgVideoStoreLive = Layer.effect(
           Effect.withSpan("PgVideoStore.getProject")
         ),
       saveCaptionEdits: (videoId, edits) =>
-        sql`INSERT INTO video_caption_edits (video_id, revision, line_starts, style, hook, platform, emphasis, trim, cuts)
+        sql`INSERT INTO video_caption_edits (video_id, revision, line_starts, style, hook, platform, emphasis, emoji, trim, cuts)
           VALUES (${videoId}, ${edits.revision}, ${jsonTextOrNull(edits.lineStarts)}, ${jsonText(edits.style)},
-            ${jsonTextOrNull(edits.hook)}, ${edits.platform}, ${edits.emphasis}, ${jsonTextOrNull(edits.trim)}, ${jsonText(edits.cuts)})
+            ${jsonTextOrNull(edits.hook)}, ${edits.platform}, ${edits.emphasis}, ${edits.emoji}, ${jsonTextOrNull(edits.trim)}, ${jsonText(edits.cuts)})
           ON CONFLICT (video_id) DO UPDATE SET revision = EXCLUDED.revision, line_starts = EXCLUDED.line_starts, style = EXCLUDED.style,
-            hook = EXCLUDED.hook, platform = EXCLUDED.platform, emphasis = EXCLUDED.emphasis, trim = EXCLUDED.trim, cuts = EXCLUDED.cuts`.pipe(
+            hook = EXCLUDED.hook, platform = EXCLUDED.platform, emphasis = EXCLUDED.emphasis, emoji = EXCLUDED.emoji, trim = EXCLUDED.trim, cuts = EXCLUDED.cuts`.pipe(
           Effect.asVoid,
           Effect.orDie,
           Effect.withSpan("PgVideoStore.saveCaptionEdits")
         ),
       getCaptionEdits: (videoId) =>
-        sql`SELECT revision, line_starts, style, hook, platform, emphasis, trim, cuts FROM video_caption_edits WHERE video_id = ${videoId}`.pipe(
+        sql`SELECT revision, line_starts, style, hook, platform, emphasis, emoji, trim, cuts FROM video_caption_edits WHERE video_id = ${videoId}`.pipe(
           Effect.flatMap(captionEditsRows.first),
           Effect.orDie,
           Effect.withSpan("PgVideoStore.getCaptionEdits")

@@ -340,6 +340,64 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
     await page.context().close()
   }, 120_000)
 
+  it("sets, changes and removes a line's emoji, shows it in the transcript and over the preview where the export draws it", async () => {
+    const page = await signedIn("editor@example.com")
+    await page.waitForSelector("body[data-ready=yes]")
+    await page.waitForSelector("#player[data-preview=ready]", { timeout: 30_000 })
+    const emojiOf = (ws: ReadonlyArray<TimedWord>) => ws.flatMap((w, i) => (w.emoji === undefined ? [] : [[i, w.emoji]]))
+    // The shortest line: room for an emoji beside it (a line too wide for one keeps none in the export).
+    const before = await captions()
+    const lines: ReadonlyArray<{ text: string; words: ReadonlyArray<TimedWord> }> = before.pages.flatMap((p: { lines: Array<unknown> }) => p.lines)
+    const short = [...lines].sort((a, b) => a.text.length - b.text.length)[0]!
+    const first = before.words.findIndex((w: TimedWord) => w.start === short.words[0]!.start && w.text === short.words[0]!.text)
+    const last = first + short.words.length - 1
+
+    await page.click(`#word-${last}`)
+    await page.press("#word-text", "Escape")
+    expect(await page.inputValue("#line-emoji")).toBe("")
+    await page.fill("#line-emoji", "🔥")
+    await page.press("#line-emoji", "Enter")
+    await saved(page)
+    expect(emojiOf((await captions()).words)).toEqual([[last, "🔥"]])
+    expect(await page.locator(".line-emoji").allTextContents()).toEqual(["🔥"])
+    expect(await page.isDisabled("#remove-emoji")).toBe(false)
+
+    // Over the preview once its word is spoken, right of the picture's middle (beside its line), inside the picture.
+    const words: ReadonlyArray<TimedWord> = (await captions()).words
+    await seekTo(page, words[last]!.start + 0.05)
+    const shown = page.locator("#emoji-layer span")
+    await expect.poll(() => shown.allTextContents(), { timeout: 10_000 }).toEqual(["🔥"])
+    const [spot, player] = await Promise.all([shown.boundingBox(), page.locator("#player video").boundingBox()])
+    expect(spot!.x).toBeGreaterThan(player!.x + player!.width / 2)
+    expect(spot!.x + spot!.width).toBeLessThanOrEqual(player!.x + player!.width + 1)
+    if (last > first) {
+      await seekTo(page, (words[first]!.start + words[last]!.start) / 2)
+      expect(await shown.count()).toBe(0)
+    }
+
+    // Not one emoji: refused on the page, nothing changes. Another word of the line takes the line's emoji over.
+    await page.fill("#line-emoji", "fire")
+    await page.press("#line-emoji", "Enter")
+    expect(await page.locator("#word-error").textContent()).toContain("one emoji")
+    await page.click(`#word-${first}`)
+    await page.press("#word-text", "Escape")
+    expect(await page.inputValue("#line-emoji")).toBe("🔥")
+    await page.fill("#line-emoji", "🚀")
+    await page.press("#line-emoji", "Enter")
+    await saved(page)
+    expect(emojiOf((await captions()).words)).toEqual([[first, "🚀"]])
+
+    // Removed, then back with undo.
+    await page.click("#remove-emoji")
+    await saved(page)
+    expect(emojiOf((await captions()).words)).toEqual([])
+    expect(await page.locator(".line-emoji").count()).toBe(0)
+    await page.click("#undo")
+    await saved(page)
+    expect(emojiOf((await captions()).words)).toEqual([[first, "🚀"]])
+    await page.context().close()
+  }, 120_000)
+
   it("opens a generated video over its timeline rendered once without captions, and moves its captions", async () => {
     const created = await call(app.baseUrl, "/v1/ai-videos", { token: studio.token, json: { script: "Boats leave the harbour at dawn. Gulls follow them out.", templateId: -1 } })
     expect(created.status).toBe(200)

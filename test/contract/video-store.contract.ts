@@ -124,7 +124,7 @@ export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore,
         const video = aVideo(randomUUID())
         yield* store.insert(video)
         expect(Option.isNone(yield* store.getWords(video.id))).toBe(true)
-        const words = [{ text: "Hello", start: 0, end: 0.42 }, { text: "world", start: 0.5, end: 1.25 }]
+        const words = [{ text: "Hello", start: 0, end: 0.42 }, { text: "world", start: 0.5, end: 1.25, emphasis: true, emoji: "🌍" }]
         yield* store.saveWords(video.id, words)
         expect(Option.getOrThrow(yield* store.getWords(video.id))).toEqual(words)
         const edited = [{ text: "Hi", start: 0, end: 0.3 }]
@@ -176,12 +176,13 @@ export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore,
           hook: { text: "Three things nobody tells you", seconds: 2.5 },
           platform: "reels",
           emphasis: "auto",
+          emoji: "auto",
           trim: { silence: "fast", fillers: true },
           cuts: [{ start: 0, end: 0.4, reason: "silence" }, { start: 2.5, end: 2.9, reason: "filler" }]
         }
         yield* store.saveCaptionEdits(video.id, first)
         expect(Option.getOrThrow(yield* store.getCaptionEdits(video.id))).toEqual(first)
-        const second: CaptionEdits = { revision: 2, lineStarts: null, style: {}, hook: null, platform: "none", emphasis: "off", trim: null, cuts: [] }
+        const second: CaptionEdits = { revision: 2, lineStarts: null, style: {}, hook: null, platform: "none", emphasis: "off", emoji: "off", trim: null, cuts: [] }
         yield* store.saveCaptionEdits(video.id, second)
         expect(Option.getOrThrow(yield* store.getCaptionEdits(video.id))).toEqual(second)
         expect(Option.isNone(yield* store.getCaptionEdits(other.id))).toBe(true)

@@ -111,6 +111,30 @@ describe("POST /v1/caption-videos", () => {
     const off = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json: { emphasis: "off" } })
     expect(off.body.emphasis).toBe("off")
     expect(flags(off.body).some(Boolean)).toBe(false)
+    // Emoji: auto puts at most one beside each line; a person adds, changes or removes one on a word; off clears them.
+    type Word = { text: string; emoji?: string }
+    const emojiOf = (body: { words: Array<Word> }) => body.words.map((w) => w.emoji ?? null)
+    const withEmoji = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json: { emoji: "auto" } })
+    expect(withEmoji.status).toBe(200)
+    expect(withEmoji.body.emoji).toBe("auto")
+    expect(emojiOf(withEmoji.body).filter((e) => e !== null).length).toBeGreaterThan(0)
+    for (const line of withEmoji.body.pages.flatMap((p: { lines: Array<{ words: Array<Word> }> }) => p.lines)) {
+      expect(line.words.filter((w: Word) => w.emoji !== undefined).length).toBeLessThanOrEqual(1)
+    }
+    const mine = withEmoji.body.words.map(({ emoji: _, ...w }: Word, i: number) => (i === 0 ? { ...w, emoji: "🎉" } : w))
+    const personal = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json: { words: mine } })
+    expect(personal.status).toBe(200)
+    expect(emojiOf(personal.body)).toEqual(mine.map((_: Word, i: number) => (i === 0 ? "🎉" : null)))
+    const notOne = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, {
+      token,
+      method: "PATCH",
+      json: { words: mine.map((w: Word, i: number) => (i === 1 ? { ...w, emoji: "fire" } : w)) }
+    })
+    expect(notOne.status).toBe(400)
+    expect(notOne.body.error.details.field).toBe("words.1.emoji")
+    const noEmoji = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json: { emoji: "off" } })
+    expect(noEmoji.body.emoji).toBe("off")
+    expect(emojiOf(noEmoji.body).every((e) => e === null)).toBe(true)
 
     for (const [json, field] of [[{ hook: { text: " " } }, "hook.text"], [{ hook: { text: "Hi", seconds: 11 } }, "hook.seconds"], [{ platform: "snapchat" }, "platform"]] as const) {
       const refused = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json })
@@ -141,6 +165,7 @@ describe("POST /v1/caption-videos", () => {
     form.set("hook", JSON.stringify({ text: "Hear this", seconds: 1 }))
     form.set("platform", "tiktok")
     form.set("emphasis", "auto")
+    form.set("emoji", "auto")
     const created = await call(app.baseUrl, "/v1/caption-videos", { token, form })
     expect(created.status).toBe(200)
     expect(created.body.render).toBe(true)
@@ -185,6 +210,9 @@ describe("POST /v1/caption-videos", () => {
     const chosen = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token })
     expect(chosen.body.emphasis).toBe("auto")
     expect(chosen.body.words.filter((w: { emphasis?: boolean }) => w.emphasis === true).length).toBeGreaterThan(0)
+    // So did emoji: auto, and the export burned them (it reads the same words).
+    expect(chosen.body.emoji).toBe("auto")
+    expect(chosen.body.words.filter((w: { emoji?: string }) => w.emoji !== undefined).length).toBeGreaterThan(0)
     // The hook asked at create is burned at the top for its second, and is gone after.
     const top = { top: 0, bottom: 190 }
     const [sourceHook, renderHook, sourceAfter, renderAfter] = await Promise.all([

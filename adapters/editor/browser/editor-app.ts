@@ -7,11 +7,12 @@ import { checkWords, type StyleAdjustments } from "../../../domain/caption-edits
 import type { EmphasisMode } from "../../../domain/caption-emphasis.ts"
 import { CAPTION_FONT_FAMILIES } from "../../../domain/caption-fonts.ts"
 import { HOOK_DEFAULT_SECONDS } from "../../../domain/caption-hook.ts"
-import { type CaptionAnimation, type CaptionStyle, placementOf } from "../../../domain/captions.ts"
+import { type CaptionAnimation, type CaptionStyle, isOneEmoji, lineEmoji, placementOf } from "../../../domain/captions.ts"
 import { type Platform, PLATFORM_NAMES, type SafeZone, zonesOver } from "../../../domain/safe-zones.ts"
 import type { Cut } from "../../../domain/trim.ts"
 import type { EditorBootstrap, EditorCaptions, EditorTemplate, EditorVideo } from "../editor-contract.ts"
 import { autosave, type SaveState } from "./autosave.ts"
+import { captionMeasure } from "./caption-measure.ts"
 import type { CaptionPreview } from "./caption-preview.ts"
 import { byId, clockText, element, messageOf } from "./dom.ts"
 import { record, redo, replacePresent, startHistory, undo } from "./edit-history.ts"
@@ -21,6 +22,7 @@ import {
   canMergeAfter,
   canSplitBefore,
   type EditorDocument,
+  lineHolding,
   lineStartsIn,
   mergeLineAfter,
   pastCut,
@@ -31,6 +33,7 @@ import {
   sameEmphasis,
   setEmphasisMode,
   setHook,
+  setLineEmoji,
   setPlatform,
   setWordText,
   splitLineBefore,
@@ -67,6 +70,7 @@ const ui = {
   player: byId("player", HTMLDivElement),
   video: byId("player-video", HTMLVideoElement),
   safeZones: byId("safe-zones", HTMLDivElement),
+  emojiLayer: byId("emoji-layer", HTMLDivElement),
   play: byId("play", HTMLButtonElement),
   clock: byId("clock", HTMLSpanElement),
   undo: byId("undo", HTMLButtonElement),
@@ -86,6 +90,8 @@ const ui = {
   mergeLine: byId("merge-line", HTMLButtonElement),
   deleteWord: byId("delete-word", HTMLButtonElement),
   toggleEmphasis: byId("toggle-emphasis", HTMLButtonElement),
+  lineEmoji: byId("line-emoji", HTMLInputElement),
+  removeEmoji: byId("remove-emoji", HTMLButtonElement),
   wordError: byId("word-error", HTMLParagraphElement),
   transcript: byId("transcript", HTMLDivElement),
   styleTools: byId("style-tools", HTMLFieldSetElement),
@@ -149,7 +155,13 @@ let saveState: SaveState = { _tag: "saved" }
 let exportStarting = false
 
 const templateStyle = (id: number): CaptionStyle => templates.find((t) => t.id === id)?.style ?? bootstrap.captions.style
-const render = (doc: EditorDocument) => renderDocument(doc, templateStyle(doc.templateId), shape)
+// Measured with the export's fonts, once they load: then the preview is drawn again with the emoji's room.
+const measure = captionMeasure(bootstrap.preview.fonts, () => {
+  rendering = render(history.present)
+  showTrack(rendering.ass)
+  showEmoji()
+})
+const render = (doc: EditorDocument) => renderDocument(doc, templateStyle(doc.templateId), shape, measure)
 let rendering = render(history.present)
 
 /** While the video renders (its first render, or an export) the server refuses edits. */
@@ -452,6 +464,19 @@ const toggleSelected = () => {
   if (selected !== null) commit(toggleEmphasis(history.present, selected))
 }
 ui.toggleEmphasis.addEventListener("click", toggleSelected)
+ui.lineEmoji.addEventListener("change", () => {
+  if (selected === null) return
+  const typed = ui.lineEmoji.value.trim()
+  if (typed !== "" && !isOneEmoji(typed)) {
+    ui.wordError.textContent = "Type or paste one emoji, e.g. 🔥 (or clear the box for none)."
+    return
+  }
+  ui.wordError.textContent = ""
+  commit(setLineEmoji(history.present, rendering.pages, selected, typed === "" ? null : typed))
+})
+ui.removeEmoji.addEventListener("click", () => {
+  if (selected !== null) commit(setLineEmoji(history.present, rendering.pages, selected, null))
+})
 ui.undo.addEventListener("click", () => travel(undo))
 ui.redo.addEventListener("click", () => travel(redo))
 
@@ -606,6 +631,11 @@ const syncWordTools = () => {
   ui.deleteWord.disabled = word === undefined
   ui.toggleEmphasis.disabled = word === undefined
   ui.toggleEmphasis.setAttribute("aria-pressed", String(word?.emphasis === true))
+  const line = selected === null ? undefined : lineHolding(rendering.pages, selected)
+  const emoji = line === undefined ? null : lineEmoji(line)
+  ui.lineEmoji.disabled = word === undefined
+  if (document.activeElement !== ui.lineEmoji) ui.lineEmoji.value = emoji ?? ""
+  ui.removeEmoji.disabled = emoji === null
   showTimes(word)
   const starts = lineStartsIn(history.present, rendering.pages)
   ui.splitLine.disabled = selected === null || !canSplitBefore(starts, selected)
@@ -670,6 +700,7 @@ const refresh = () => {
   const doc = history.present
   rendering = render(doc)
   showTrack(rendering.ass)
+  showEmoji()
   if (selected !== null && selected >= doc.words.length) {
     selected = doc.words.length > 0 ? doc.words.length - 1 : null
     editing = false
@@ -769,8 +800,27 @@ ui.exportButton.addEventListener("click", async () => {
 
 // --- Playback
 
+/** The emoji the export draws at the video's time, placed as it places them (in fractions of the picture). */
+const showEmoji = () => {
+  const t = ui.video.currentTime
+  const scale = ui.video.clientHeight / shape.height
+  const fraction = (n: number, of: number) => `${(n / of) * 100}%`
+  ui.emojiLayer.replaceChildren(...rendering.emoji.filter((spot) => t >= spot.start && t < spot.end).map((spot) => {
+    const node = element("span", { textContent: spot.emoji })
+    Object.assign(node.style, {
+      left: fraction(spot.x, shape.width),
+      top: fraction(spot.y, shape.height),
+      width: fraction(spot.size, shape.width),
+      height: fraction(spot.size, shape.height),
+      fontSize: `${spot.size * 0.82 * scale}px`
+    })
+    return node
+  }))
+}
+
 const tick = () => {
   const t = ui.video.currentTime
+  showEmoji()
   ui.clock.textContent = `${clockText(t)} / ${clockText(video.duration)}`
   timeline.setTime(t, !ui.video.paused)
   const now = wordAt(history.present.words, t)

@@ -12,12 +12,12 @@ import {
 } from "../../../domain/caption-edits.ts"
 import type { EmphasisMode } from "../../../domain/caption-emphasis.ts"
 import { type CaptionHook, HOOK_DEFAULT_SECONDS, HOOK_MAX_CHARACTERS, HOOK_SECONDS } from "../../../domain/caption-hook.ts"
-import { type CaptionPage, type CaptionStyle, layoutCaptions, layoutRulesOf, placementOf, type TimedWord } from "../../../domain/captions.ts"
+import { type CaptionLine, type CaptionPage, type CaptionStyle, isOneEmoji, layoutCaptions, layoutRulesOf, placementOf, type TimedWord } from "../../../domain/captions.ts"
 import { captionStyleFor } from "../../../domain/generated-project.ts"
 import { type Platform, type SafeZone, zonesEntered } from "../../../domain/safe-zones.ts"
 import type { Cut } from "../../../domain/trim.ts"
 import type { VideoKind } from "../../../domain/video.ts"
-import { assSubtitles } from "../../media/ass-subtitles.ts"
+import { assSubtitles, type EmojiSpot, emojiSpots, type TextMeasure } from "../../media/ass-subtitles.ts"
 
 export interface EditorDocument {
   readonly words: ReadonlyArray<TimedWord>
@@ -38,6 +38,8 @@ export interface Rendering {
   readonly chosen: CaptionStyle
   readonly pages: ReadonlyArray<CaptionPage>
   readonly ass: string
+  /** Where and when the export draws each line's emoji (none until the caption font is measured). */
+  readonly emoji: ReadonlyArray<EmojiSpot>
   /** The platform's zones the block reaches into where the person placed it: the export moves it clear of them. */
   readonly entered: ReadonlyArray<SafeZone>
 }
@@ -50,15 +52,17 @@ export interface VideoShape {
 }
 
 /** The same computation as the export's (captionsToBurn, then the ASS the worker burns), so the preview matches it. */
-export const renderDocument = (doc: EditorDocument, template: CaptionStyle, video: VideoShape): Rendering => {
+export const renderDocument = (doc: EditorDocument, template: CaptionStyle, video: VideoShape, measure?: TextMeasure): Rendering => {
   const chosen = adjustedStyle(template, doc.adjustments)
   const style = captionStyleFor(video.kind as VideoKind, chosen)
   const pages = layoutCaptions(doc.words, layoutRulesOf(style), doc.lineStarts)
   const { width, height } = video
+  const track = { pages, style, width, height, format: "standard" as const, hook: doc.hook, platform: doc.platform, measure }
   return {
     chosen,
     pages,
-    ass: assSubtitles({ pages, style, width, height, format: "standard", hook: doc.hook, platform: doc.platform }),
+    ass: assSubtitles(track),
+    emoji: emojiSpots(track),
     entered: zonesEntered({ ...style, ...placementOf(style) }, doc.platform, width, height)
   }
 }
@@ -77,9 +81,13 @@ export const setWordText = (doc: EditorDocument, index: number, text: string): E
   if (trimmed === "") return removeWord(doc, index)
   if (trimmed === word.text) return doc
   // A word a person typed is certain: its recogniser's confidence goes. A fixed typo keeps its emphasis
-  // (a word split in several loses it, as the server splits it).
+  // and emoji (a word split in several loses them, as the server splits it).
   const split = splitSpacedWords(
-    doc.words.map((w, i) => (i === index ? withEmphasis({ text: trimmed, start: w.start, end: w.end }, w.emphasis === true) : w)),
+    doc.words.map((w, i) =>
+      i === index
+        ? withEmphasis({ text: trimmed, start: w.start, end: w.end, ...(w.emoji === undefined ? {} : { emoji: w.emoji }) }, w.emphasis === true)
+        : w
+    ),
     doc.lineStarts
   )
   return { ...doc, words: split.words, lineStarts: split.lineStarts }
@@ -216,6 +224,38 @@ export const toggleEmphasis = (doc: EditorDocument, index: number): EditorDocume
 export const setEmphasisMode = (doc: EditorDocument, mode: EmphasisMode): EditorDocument => {
   if (mode === doc.emphasis) return doc
   return mode === "off" ? { ...doc, emphasis: mode, words: doc.words.map((w) => withEmphasis(w, false)) } : { ...doc, emphasis: mode }
+}
+
+/** The line holding word `index` in `pages`. */
+export const lineHolding = (pages: ReadonlyArray<CaptionPage>, index: number): CaptionLine | undefined => {
+  let first = 0
+  for (const line of pages.flatMap((page) => page.lines)) {
+    if (index < first + line.words.length) return index >= first ? line : undefined
+    first += line.words.length
+  }
+  return undefined
+}
+
+/**
+ * The emoji beside the line holding word `index`: on that word, and on no other word of its line (a
+ * line shows its first word's emoji); null removes the line's emoji. Not one emoji: no change.
+ */
+export const setLineEmoji = (doc: EditorDocument, pages: ReadonlyArray<CaptionPage>, index: number, emoji: string | null): EditorDocument => {
+  if (emoji !== null && !isOneEmoji(emoji)) return doc
+  let first = 0
+  for (const line of pages.flatMap((page) => page.lines)) {
+    const end = first + line.words.length
+    if (index >= first && index < end) {
+      const words = doc.words.map((w, i) => {
+        if (i < first || i >= end) return w
+        const { emoji: _, ...bare } = w
+        return i === index && emoji !== null ? { ...bare, emoji } : bare
+      })
+      return { ...doc, words }
+    }
+    first = end
+  }
+  return doc
 }
 
 /** Whether two word lists of the same words flag the same ones. */

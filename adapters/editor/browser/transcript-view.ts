@@ -1,7 +1,8 @@
-// The transcript as the captions will show it: pages of lines of word chips, emphasised ones marked.
+// The transcript as the captions will show it: pages of lines of word chips, emphasised ones marked,
+// each line's emoji after it.
 // Clicking a word selects it and opens its text for editing in place; a line's time seeks there.
 import { lineReading, MAX_CHARACTERS_PER_LINE, MAX_CHARACTERS_PER_SECOND } from "../../../domain/caption-readability.ts"
-import { type CaptionLine, type CaptionPage, LOW_CONFIDENCE } from "../../../domain/captions.ts"
+import { type CaptionLine, type CaptionPage, lineEmoji, LOW_CONFIDENCE } from "../../../domain/captions.ts"
 import { clockText, element } from "./dom.ts"
 
 export interface TranscriptEvents {
@@ -114,7 +115,12 @@ export const transcriptView = (container: HTMLElement, on: TranscriptEvents): Tr
             built.push(chip)
             return chip
           })
-          const row = element("div", { className: "line" }, [time, element("div", { className: "line-words" }, words)])
+          const emoji = lineEmoji(line)
+          const row = element("div", { className: "line" }, [
+            time,
+            element("div", { className: "line-words" }, words),
+            ...(emoji === null ? [] : [element("span", { className: "line-emoji", textContent: emoji, title: "This line's emoji" })])
+          ])
           flagReadability(row, page, line)
           return row
         })))

@@ -16,7 +16,7 @@ import { GenerateCaptions } from "../../kernel/job-catalogue.ts"
 import { videoWork } from "../../kernel/video-work.ts"
 import { chargeWork } from "../../shared/credits/charge-work.ts"
 import { downloadSource } from "../../shared/media/download-source.ts"
-import { emphasiseGenerated } from "../videos/parts/emphasise-words.ts"
+import { markGenerated } from "../videos/parts/mark-words.ts"
 import { localSource, withScratchDir } from "../../shared/media/scratch.ts"
 import { alignTranscript } from "./parts/align-transcript.ts"
 import { planTrim } from "./parts/plan-trim.ts"
@@ -79,7 +79,7 @@ export const generateCaptions = (videoId: string) =>
       yield* videoWork.step(
         initial,
         "building_captions",
-        emphasiseGenerated(video, words, wav).pipe(
+        markGenerated(video, words, wav).pipe(
           Effect.tap((marked) => videos.saveWords(videoId, marked)),
           Effect.flatMap((marked) => planTrim(videoId, facts.durationSeconds, marked))
         )

@@ -12,6 +12,7 @@ import {
   splitSpacedWords,
   StyleAdjustments
 } from "../../../domain/caption-edits.ts"
+import { EmojiMode, withoutEmoji } from "../../../domain/caption-emoji.ts"
 import { EmphasisMode, withoutEmphasis } from "../../../domain/caption-emphasis.ts"
 import { CaptionHook } from "../../../domain/caption-hook.ts"
 import { TimedWord } from "../../../domain/captions.ts"
@@ -25,7 +26,7 @@ import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { nowIso } from "../../kernel/now.ts"
 import { operation } from "../../kernel/operation.ts"
 import { requireTemplate } from "../caption-templates/parts/resolve-template.ts"
-import { chooseEmphasisFor } from "./parts/emphasise-words.ts"
+import { chooseEmojiFor, chooseEmphasisFor } from "./parts/mark-words.ts"
 import { findVideo } from "./parts/find-video.ts"
 import { realignRetyped } from "./parts/realign-retyped.ts"
 import { VideoCaptions, videoCaptions } from "./get-video-captions.ts"
@@ -38,7 +39,7 @@ export const editVideoCaptions = operation({
   name: "editVideoCaptions",
   summary: "Edit a video's captions and style",
   description:
-    "Changes what the next render burns in, as the web editor does. `words` replaces the word list whole (fix a word's text, start or end; leave a word out to delete it; a word whose text holds spaces becomes that many words). Words whose text is new (retyped) are timed again by aligning them to the source's audio between the words around them; where that fails they keep the times sent (a split word shares its time by length). `lineStarts` sets where lines break (null: automatic). `templateId` swaps the template; `adjustments` replaces the style adjustments over it whole (`{}` clears them), e.g. `{\"position\": \"top\", \"marginRatio\": 0.15}` moves the block. `hook` sets the title over the first seconds (null removes it); `platform` keeps captions and hook out of that app's overlays. `trim` cuts pauses and filler words afresh; `cuts` replaces the spans left out (leave one out to restore it), and the video's `duration` follows. Fields left out stay as they are; when `words` changes the number of words and `lineStarts` is left out, lines go back to automatic. Send `revision` (from the last answer) to have the edit refused with 409 if another edit was saved since. 409 while the video is being generated or exported, or after its media were deleted. An mp4 already rendered stays as it was until the video is rendered again. No webhook event is sent.",
+    "Changes what the next render burns in, as the web editor does. `words` replaces the word list whole (fix a word's text, start or end; leave a word out to delete it; a word whose text holds spaces becomes that many words). Words whose text is new (retyped) are timed again by aligning them to the source's audio between the words around them; where that fails they keep the times sent (a split word shares its time by length). `lineStarts` sets where lines break (null: automatic). `templateId` swaps the template; `adjustments` replaces the style adjustments over it whole (`{}` clears them), e.g. `{\"position\": \"top\", \"marginRatio\": 0.15}` moves the block. `hook` sets the title over the first seconds (null removes it); `platform` keeps captions and hook out of that app's overlays. A word's `emoji` is drawn in colour beside its line; `emoji` and `emphasis` choose them afresh (`auto`) or clear them (`off`). `trim` cuts pauses and filler words afresh; `cuts` replaces the spans left out (leave one out to restore it), and the video's `duration` follows. Fields left out stay as they are; when `words` changes the number of words and `lineStarts` is left out, lines go back to automatic. Send `revision` (from the last answer) to have the edit refused with 409 if another edit was saved since. 409 while the video is being generated or exported, or after its media were deleted. An mp4 already rendered stays as it was until the video is rendered again. No webhook event is sent.",
   path: Schema.Struct({ id: VideoId }),
   payload: Schema.Struct({
     words: Schema.optional(Schema.Array(TimedWord).pipe(Schema.maxItems(MAX_WORDS))).annotations({
@@ -54,6 +55,10 @@ export const editVideoCaptions = operation({
     emphasis: Schema.optional(EmphasisMode).annotations({
       description:
         "`auto` chooses the words to emphasise afresh, in the lines as they will be shown (the speech's loudness counts only at generation); `off` clears every word's emphasis. Left out: each word's `emphasis` flag as sent in `words` (or as stored)."
+    }),
+    emoji: Schema.optional(EmojiMode).annotations({
+      description:
+        "`auto` chooses an emoji for each line afresh, in the lines as they will be shown; `off` removes every emoji. Left out: each word's `emoji` as sent in `words` (or as stored): send a word with `emoji` to add or change a line's, without it to remove it."
     }),
     trim: Schema.optional(Schema.NullOr(TrimSettings)).annotations({
       description: "Cut pauses and filler words afresh from the words (as sent, or as stored); null cuts nothing. Replaces every cut."
@@ -72,7 +77,7 @@ export const editVideoCaptions = operation({
   tool: "edit_captions",
   cli: "edit-captions",
   idempotent: false,
-  handle: ({ adjustments, cuts, emphasis, hook, id, lineStarts, platform, revision, templateId, trim, words }) =>
+  handle: ({ adjustments, cuts, emoji, emphasis, hook, id, lineStarts, platform, revision, templateId, trim, words }) =>
     Effect.gen(function*() {
       const workspace = yield* CurrentWorkspace
       const videos = yield* VideoStore
@@ -128,17 +133,23 @@ export const editVideoCaptions = operation({
           hook: hook === undefined ? edits.hook : hook,
           platform: platform ?? edits.platform,
           emphasis: emphasis ?? edits.emphasis,
+          emoji: emoji ?? edits.emoji,
           trim: trimming,
           cuts: nextCuts
         }
-        // A retimed word keeps the emphasis it was sent with.
-        const sent = split.words.map((w, i) => (spread.words[i]?.emphasis === true ? { ...w, emphasis: true } : w))
-        const marked = emphasis === "auto"
-          ? yield* chooseEmphasisFor({ ...video, templateId: templateId ?? video.templateId }, next, sent)
+        // A retimed word keeps the emphasis and emoji it was sent with.
+        const sent = split.words.map((w, i) => {
+          const { emoji: sentEmoji, emphasis: sentEmphasis } = spread.words[i] ?? {}
+          return { ...w, ...(sentEmphasis === true ? { emphasis: true } : {}), ...(sentEmoji === undefined ? {} : { emoji: sentEmoji }) }
+        })
+        const project = { ...video, templateId: templateId ?? video.templateId }
+        const emphasised = emphasis === "auto"
+          ? yield* chooseEmphasisFor(project, next, sent)
           : emphasis === "off"
           ? withoutEmphasis(sent)
           : sent
-        if (words !== undefined || emphasis !== undefined) yield* videos.saveWords(id, marked)
+        const marked = emoji === "auto" ? yield* chooseEmojiFor(project, next, emphasised) : emoji === "off" ? withoutEmoji(emphasised) : emphasised
+        if (words !== undefined || emphasis !== undefined || emoji !== undefined) yield* videos.saveWords(id, marked)
         yield* videos.saveCaptionEdits(id, next)
       }))
       return yield* videoCaptions(id)

@@ -1,5 +1,6 @@
 import { Effect, Option, Schema } from "effect"
 import { LineStarts, NO_EDITS, StyleAdjustments } from "../../../domain/caption-edits.ts"
+import { EmojiMode } from "../../../domain/caption-emoji.ts"
 import { EmphasisMode } from "../../../domain/caption-emphasis.ts"
 import { CaptionHook } from "../../../domain/caption-hook.ts"
 import { CaptionReadability, readabilityOf } from "../../../domain/caption-readability.ts"
@@ -30,6 +31,7 @@ export const VideoCaptions = Schema.Struct({
   hook: Schema.NullOr(CaptionHook).annotations({ description: "The title over the first seconds; null when there is none." }),
   platform: Platform,
   emphasis: EmphasisMode,
+  emoji: EmojiMode,
   trim: Schema.NullOr(TrimSettings).annotations({ description: "What the trim cuts; null when no trim was asked." }),
   cuts: Schema.Array(Cut).annotations({
     description:
@@ -86,6 +88,7 @@ export const videoCaptions = (id: string) =>
       hook: edits.hook,
       platform: edits.platform,
       emphasis: edits.emphasis,
+      emoji: edits.emoji,
       trim: edits.trim,
       cuts: edits.cuts,
       pages,

@@ -1,7 +1,8 @@
 // What every create that burns captions takes besides the template: a hook title, the app whose
-// overlays the captions keep out of, and whether important words are emphasised. Both are edits of the project from then on (PATCH .../captions).
+// overlays the captions keep out of, whether important words are emphasised and lines get emoji. All are edits of the project from then on (PATCH .../captions).
 import { Effect, Schema } from "effect"
 import { NO_EDITS } from "../../../domain/caption-edits.ts"
+import { EmojiMode } from "../../../domain/caption-emoji.ts"
 import { EmphasisMode } from "../../../domain/caption-emphasis.ts"
 import { CaptionHook } from "../../../domain/caption-hook.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
@@ -11,20 +12,22 @@ import type { TrimSettings } from "../../../domain/trim.ts"
 export const CaptionLookFields = {
   hook: Schema.optional(CaptionHook),
   platform: Schema.optional(Platform),
-  emphasis: Schema.optional(EmphasisMode)
+  emphasis: Schema.optional(EmphasisMode),
+  emoji: Schema.optional(EmojiMode)
 }
 
 export interface CaptionLookRequest {
   readonly hook?: CaptionHook | undefined
   readonly platform?: Platform | undefined
   readonly emphasis?: EmphasisMode | undefined
+  readonly emoji?: EmojiMode | undefined
   /** Caption videos only: their speech is a person's, with pauses and fillers to cut. */
   readonly trim?: TrimSettings | undefined
 }
 
-/** Saves the asked hook, platform, emphasis and trim as the project's first edits (revision 0), in the create's transaction. */
+/** Saves the asked hook, platform, emphasis, emoji and trim as the project's first edits (revision 0), in the create's transaction. */
 export const saveCaptionLook = (videoId: string, request: CaptionLookRequest) =>
-  request.hook === undefined && request.platform === undefined && request.emphasis === undefined && request.trim === undefined
+  request.hook === undefined && request.platform === undefined && request.emphasis === undefined && request.emoji === undefined && request.trim === undefined
     ? Effect.void
     : Effect.flatMap(VideoStore, (videos) =>
       videos.saveCaptionEdits(videoId, {
@@ -32,5 +35,6 @@ export const saveCaptionLook = (videoId: string, request: CaptionLookRequest) =>
         hook: request.hook ?? null,
         platform: request.platform ?? "none",
         emphasis: request.emphasis ?? "off",
+        emoji: request.emoji ?? "off",
         trim: request.trim ?? null
       }))

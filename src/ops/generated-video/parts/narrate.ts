@@ -11,7 +11,7 @@ import { MIN_SPOKEN_SECONDS } from "../../../../domain/spoken-words.ts"
 import { NARRATION_TAIL_SECONDS } from "../../../../domain/timeline.ts"
 import type { VideoRecord } from "../../../../domain/video.ts"
 import { videoWork } from "../../../kernel/video-work.ts"
-import { emphasiseGenerated } from "../../videos/parts/emphasise-words.ts"
+import { markGenerated } from "../../videos/parts/mark-words.ts"
 import { chargeWork } from "../../../shared/credits/charge-work.ts"
 import { storeFile } from "../../../shared/media/store-file.ts"
 import { speakText } from "./speak-text.ts"
@@ -34,7 +34,7 @@ export const narrate = (video: VideoRecord, project: GeneratedProject, dir: stri
     yield* (yield* MediaEngine).encodeMp3(wav, `${dir}/narration.mp3`)
     const file = yield* storeFile(yield* workspaceOf(video), { path: `${dir}/narration.mp3`, name: "narration.mp3", contentType: "audio/mpeg" })
     const videos = yield* VideoStore
-    yield* videos.saveWords(video.id, yield* emphasiseGenerated(video, spoken.words, wav))
+    yield* videos.saveWords(video.id, yield* markGenerated(video, spoken.words, wav))
     const narrated = { ...project, narrationFileId: file.id }
     yield* videos.saveProject(video.id, narrated)
     yield* videoWork.apply(video.id, (at) => ({

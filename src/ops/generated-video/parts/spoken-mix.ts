@@ -13,7 +13,7 @@ import { speechCredits } from "../../../../domain/pricing.ts"
 import { SOUND_EFFECTS, type SoundCue } from "../../../../domain/sound-effects.ts"
 import type { VideoRecord } from "../../../../domain/video.ts"
 import { videoWork } from "../../../kernel/video-work.ts"
-import { emphasiseGenerated } from "../../videos/parts/emphasise-words.ts"
+import { markGenerated } from "../../videos/parts/mark-words.ts"
 import { chargeWork } from "../../../shared/credits/charge-work.ts"
 import { storeFile } from "../../../shared/media/store-file.ts"
 import { speakText } from "./speak-text.ts"
@@ -73,7 +73,7 @@ export const recordSpokenMix = (
       s.part.words.map((w) => ({ text: w.text, start: w.start + s.atSeconds, end: w.end + s.atSeconds }))
     )
     const videos = yield* VideoStore
-    yield* videos.saveWords(video.id, yield* emphasiseGenerated(video, words))
+    yield* videos.saveWords(video.id, yield* markGenerated(video, words))
     const narrated = { ...project, narrationFileId: file.id }
     yield* videos.saveProject(video.id, narrated)
     yield* videoWork.apply(video.id, (at) => ({
