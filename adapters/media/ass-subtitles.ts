@@ -341,6 +341,7 @@ interface EmojiLine {
   readonly word: TimedWord
   readonly textWidth: number
   readonly size: number
+  /** Kept at the end of the line for the emoji; 0: the emoji goes above or below the block instead. */
   readonly room: number
 }
 
@@ -349,8 +350,8 @@ const restScales = (line: CaptionLine, style: CaptionStyle): ReadonlyArray<numbe
   line.words.map((word) => (word.emphasis === true ? Math.round(100 * (style.emphasisScale ?? EMPHASIS_SCALE)) / 100 : 1))
 
 /**
- * Each line with an emoji that fits beside it between the margins (a line that would not is left
- * without, rather than wrapped): its text's width, the sum of its words' (each at its scale) and spaces.
+ * Each line with an emoji: its text's width (the sum of its words', each at its scale, and spaces) and
+ * the room it keeps for the emoji beside it, 0 where the line and the emoji would not fit between the margins.
  */
 const emojiLines = (pages: ReadonlyArray<CaptionPage>, style: CaptionStyle, m: Metrics, p: Placement, width: number, measure: TextMeasure | undefined) => {
   const lines = new Map<CaptionLine, EmojiLine>()
@@ -366,7 +367,9 @@ const emojiLines = (pages: ReadonlyArray<CaptionPage>, style: CaptionStyle, m: M
     const scales = restScales(line, style)
     const textWidth = line.words.reduce((sum, w, i) => sum + measure(style.uppercase ? w.text.toUpperCase() : w.text, font) * scales[i]!, 0) +
       space * (line.words.length - 1)
-    if (textWidth + room <= width - p.marginL - p.marginR) lines.set(line, { emoji, word, textWidth, size, room })
+    // A line too wide for its emoji beside it between the margins keeps no room (libass would wrap it).
+    const beside = textWidth + room <= width - p.marginL - p.marginR
+    lines.set(line, { emoji, word, textWidth, size, room: beside ? room : 0 })
   }
   return lines
 }
@@ -374,7 +377,8 @@ const emojiLines = (pages: ReadonlyArray<CaptionPage>, style: CaptionStyle, m: M
 /**
  * Where each line's emoji goes: at the end of the room its line keeps, the line and room centred
  * together; vertically centred on the line, the block's lines stacked as libass stacks them (a line as
- * high as its font size times its largest word's scale).
+ * high as its font size times its largest word's scale). A line with no room keeps its emoji above or
+ * below the block.
  */
 export const emojiSpots = (request: AssRequest): ReadonlyArray<EmojiSpot> => {
   const { pages, style, width, height } = request
@@ -387,22 +391,24 @@ export const emojiSpots = (request: AssRequest): ReadonlyArray<EmojiSpot> => {
   return pages.flatMap((page, i) => {
     const heights = page.lines.map((line) => m.fontSize * Math.max(...restScales(line, style)))
     const total = heights.reduce((sum, h) => sum + h, 0)
-    let top = p.alignment === 2 ? height - p.marginV - total : p.alignment === 8 ? p.marginV : (height - total) / 2
+    const blockTop = p.alignment === 2 ? height - p.marginV - total : p.alignment === 8 ? p.marginV : (height - total) / 2
+    let top = blockTop
     return page.lines.flatMap((line, k): ReadonlyArray<EmojiSpot> => {
       const lineTop = top
       top += heights[k]!
       const spot = fitting.get(line)
       const start = Math.max(page.start, spot?.word.start ?? 0)
       if (spot === undefined || !lasts(start, ends[i]!)) return []
-      const left = centre - (spot.textWidth + spot.room) / 2
-      return [{
-        emoji: spot.emoji,
-        start,
-        end: ends[i]!,
-        x: Math.round(left + spot.textWidth + spot.room - spot.size),
-        y: Math.round(lineTop + heights[k]! / 2 - spot.size / 2),
-        size: spot.size
-      }]
+      const shown = { emoji: spot.emoji, start, end: ends[i]!, size: spot.size }
+      if (spot.room > 0) {
+        const left = centre - (spot.textWidth + spot.room) / 2
+        return [{ ...shown, x: Math.round(left + spot.textWidth + spot.room - spot.size), y: Math.round(lineTop + heights[k]! / 2 - spot.size / 2) }]
+      }
+      // No room beside it: the first line's emoji sits centred above the block, the last line's below it,
+      // where the picture has room; a middle line's has none.
+      const gap = Math.round(m.fontSize * EMOJI.gap)
+      const y = k === 0 ? Math.round(blockTop - gap - spot.size) : k === page.lines.length - 1 ? Math.round(blockTop + total + gap) : null
+      return y === null || y < 0 || y + spot.size > height ? [] : [{ ...shown, x: Math.round(centre - spot.size / 2), y }]
     })
   })
 }
@@ -515,7 +521,7 @@ export const assSubtitles = (request: AssRequest): string => {
   const emoji = emojiLines(pages, style, m, p, width, request.measure)
   const roomFor = (line: CaptionLine): string => {
     const spot = emoji.get(line)
-    return spot === undefined ? "" : emojiRoom(spot.room)
+    return spot === undefined || spot.room === 0 ? "" : emojiRoom(spot.room)
   }
 
   /** An event's text: the event-wide tags (glow, entrance), then the page's words as `decorate` writes them, each line's emoji room after it. */

@@ -422,7 +422,7 @@ export const FfmpegEngineLive = Layer.effect(
         const graph = `${request.output}.graph`
         const pictureChains = emoji === null
           ? [`[0:v:0]${picture.join(",")}[v]`]
-          : [`[0:v:0]${picture.join(",")}[captioned]`, ...emoji.chains("captioned", (k) => k + 1, "v")]
+          : [`[0:v:0]${picture.join(",")}[captioned]`, ...emoji.chains("captioned", 1, "v")]
         yield* Effect.promise(() => writeFile(graph, [...pictureChains, ...(sound === null ? [] : [sound])].join(";\n")))
         const onLine = progressLines(kept.reduce((sum, span) => sum + span.end - span.start, 0), request.onProgress)
         const result = yield* run(
@@ -430,7 +430,7 @@ export const FfmpegEngineLive = Layer.effect(
           [
             ...QUIET, "-nostats", "-progress", "pipe:1",
             "-i", request.input,
-            ...(emoji?.inputs.flat() ?? []),
+            ...(emoji?.input ?? []),
             // A script: a long talk's cuts make a graph longer than a command line may be.
             "-filter_complex_script", graph,
             "-map", "[v]", "-map", sound === null ? "0:a:0?" : "[a]",

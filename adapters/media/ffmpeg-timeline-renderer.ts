@@ -253,13 +253,12 @@ const audioGraph = (graph: Graph, timeline: Timeline, samples: number): string =
   return addChain(graph, sounds, "amix=inputs=2:duration=first:normalize=0")
 }
 
-/** The emoji laid over the captioned picture: their looped pictures as inputs, their chains in the graph. */
+/** The emoji laid over the captioned picture: their picture sequence as an input, its overlay in the graph. */
 const withEmoji = (graph: Graph, from: string, emoji: EmojiOverlays): string => {
   graph.files.push(...emoji.files)
-  const first = graph.inputs.length
-  emoji.inputs.forEach((args) => addInput(graph, args))
+  const input = addInput(graph, emoji.input)
   const out = newLabel(graph, "v")
-  graph.chains.push(...emoji.chains(from, (k) => first + k, out))
+  graph.chains.push(...emoji.chains(from, input, out))
   return out
 }
 

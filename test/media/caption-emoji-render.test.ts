@@ -8,7 +8,7 @@ import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { emojiSpots } from "../../adapters/media/ass-subtitles.ts"
+import { assSubtitles, emojiSpots, type TextMeasure } from "../../adapters/media/ass-subtitles.ts"
 import { measureCaptionText } from "../../adapters/media/caption-text-measure.ts"
 import { FfmpegEngineLive } from "../../adapters/media/ffmpeg-engine.ts"
 import { FfmpegTimelineRendererLive } from "../../adapters/media/ffmpeg-timeline-renderer.ts"
@@ -128,9 +128,12 @@ const checkBeside = (frame: Frame) => {
 const frameAt = (path: string, t: number) => Effect.promise(() => readFrame(path, t, W, H))
 const colourful = (frame: Frame): Box => boxOf((i) => saturated(frame, i))
 
-/** What both exports must show: nothing before "fire"; 🔥 rising beside its line; 🚀 beside the second page's line of "rocket". */
+/** What both exports must show: all 4 s of frames; nothing before "fire"; 🔥 rising beside its line; 🚀 beside the second page's line of "rocket". */
 const checkExport = (output: string, pages: ReturnType<typeof layoutCaptions>) =>
   Effect.gen(function*() {
+    // The overlay's picture sequence neither lengthens nor shortens the video.
+    const { stdout } = yield* Effect.promise(() => run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", output]))
+    expect(Number(stdout.trim())).toBe(120)
     expect(colourful(yield* frameAt(output, 0.7)).count).toBe(0)
     const rising = colourful(yield* frameAt(output, 0.9 + 1 / 30))
     const fire = checkBeside(yield* frameAt(output, 1.6))
@@ -189,5 +192,30 @@ layer(Layer.mergeAll(FfmpegEngineLive, FfmpegTimelineRendererLive))("emoji in th
       const spots = emojiSpots({ pages, style, width: W, height: H, format: "standard", measure: measureCaptionText })
       expect(spots.map((s) => [s.emoji, s.start])).toEqual([["🔥", 0.9], ["🚀", 2.9]])
       expect(emojiSpots({ pages, style, width: W, height: H, format: "standard" })).toEqual([])
+    }))
+
+  it.effect("puts a too-wide line's emoji above the block (first line) or below it (last line), keeping no room in the line", () =>
+    Effect.sync(() => {
+      const style = { ...STYLES[0]![1], maxCharsPerLine: 40 }
+      const fontSize = Math.round(style.fontSizeRatio * H)
+      // Each letter 0.55 font sizes wide: the long lines leave no room for an emoji between the margins.
+      const measure: TextMeasure = (text, font) => text.length * font.size * 0.55
+      const long = "Everybody watched the launch"
+      const page = (emojiLine: 0 | 1) => {
+        const words = [...long.split(" "), ...long.split(" ")].map((text, i) => ({ text, start: i * 0.3, end: i * 0.3 + 0.25, ...(i === emojiLine * 4 + 3 ? { emoji: "🚀" } : {}) }))
+        return layoutCaptions(words, layoutRulesOf(style), [0, 4])
+      }
+      for (const line of [0, 1] as const) {
+        const request = { pages: page(line), style, width: W, height: H, format: "standard" as const, measure }
+        expect(request.pages.map((p) => p.lines.length)).toEqual([2])
+        const [spot] = emojiSpots(request)
+        expect(Math.abs(spot!.x + spot!.size / 2 - W / 2)).toBeLessThanOrEqual(1)
+        // The block (two lines, centred) spans H/2 - fontSize to H/2 + fontSize.
+        if (line === 0) expect(spot!.y + spot!.size).toBeLessThanOrEqual(H / 2 - fontSize)
+        else expect(spot!.y).toBeGreaterThanOrEqual(H / 2 + fontSize)
+        expect(assSubtitles(request)).not.toContain("\\p1")
+        // With room (shorter letters), the same line keeps it.
+        expect(assSubtitles({ ...request, measure: (text, font) => text.length * font.size * 0.3 })).toContain("\\p1")
+      }
     }))
 })
