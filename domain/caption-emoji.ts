@@ -4,9 +4,9 @@
 // once (at generation, or when a person turns it on), and a person may add, change or remove any.
 import { Schema } from "effect"
 import { bareWord } from "./caption-emphasis.ts"
-import type { CaptionPage, TimedWord } from "./captions.ts"
+import { type CaptionPage, EMOJI_MODES, type TimedWord } from "./captions.ts"
 
-export const EmojiMode = Schema.Literal("off", "auto").annotations({
+export const EmojiMode = Schema.Literal(...EMOJI_MODES).annotations({
   description:
     "`auto` puts at most one fitting emoji beside each caption line, drawn in colour as its word is spoken, chosen from the line's words; `off` (the default) puts none. A word's `emoji` can be added, changed or removed afterwards."
 })

@@ -25,6 +25,9 @@ export const TimedWord = Schema.Struct({
 }).annotations({ identifier: "TimedWord" })
 export type TimedWord = typeof TimedWord.Type
 
+/** Whether emoji go beside caption lines: the modes of `emoji` (caption-emoji.ts), a template's default among them. */
+export const EMOJI_MODES = ["off", "auto"] as const
+
 /** One emoji (a sequence joined by ZWJ, with skin tone or variation selectors, counts as one): nothing else, no text around it. */
 export const isOneEmoji = (text: string): boolean =>
   text.length <= 32 && /^\p{Extended_Pictographic}(?:[\u{FE0F}\u{1F3FB}-\u{1F3FF}\u{20E3}]|\u{200D}\p{Extended_Pictographic})*$/u.test(text)
@@ -201,6 +204,10 @@ export const CaptionStyle = Schema.Struct({
   glow: Schema.Boolean.annotations({ description: "A soft glow around the letters." }),
   highlight: HighlightMode,
   animation: Schema.optional(CaptionAnimation),
+  emoji: Schema.optional(Schema.Literal(...EMOJI_MODES)).annotations({
+    description:
+      "The `emoji` a video made with this template gets when its create leaves `emoji` out (`auto`: an emoji beside each caption line). Left out: `off`. A video's own setting is what counts afterwards."
+  }),
   position: CaptionPosition,
   marginRatio: Schema.optional(Schema.Number.pipe(Schema.between(0, 0.45))).annotations({
     description:

@@ -275,6 +275,26 @@ describe("POST /v1/caption-videos", () => {
     expect(JSON.stringify(badPace.body.error)).toContain("trim")
   })
 
+  it("gives a video its template's emoji default when the create leaves emoji out, and the create's own choice over it", async () => {
+    const saved = await call(app.baseUrl, "/v1/caption-templates", { token, json: { name: "With emoji", style: { emoji: "auto" } } })
+    expect(saved.status).toBe(200)
+    expect(saved.body.style.emoji).toBe("auto")
+    const modeOf = async (json: Record<string, unknown>) => {
+      const created = await call(app.baseUrl, "/v1/caption-videos", { token, json: { url: files.url("clip.mp4"), templateId: saved.body.id, ...json } })
+      expect(created.status).toBe(200)
+      await waitForVideo(app.baseUrl, token, created.body.id)
+      const captions = (await call(app.baseUrl, `/v1/videos/${created.body.id}/captions`, { token })).body
+      return { mode: captions.emoji, chosen: captions.words.filter((w: { emoji?: string }) => w.emoji !== undefined).length }
+    }
+    const byTemplate = await modeOf({})
+    expect(byTemplate.mode).toBe("auto")
+    expect(byTemplate.chosen).toBeGreaterThan(0)
+    expect(await modeOf({ emoji: "off" })).toEqual({ mode: "off", chosen: 0 })
+    const refused = await call(app.baseUrl, "/v1/caption-videos", { token, json: { url: files.url("clip.mp4"), emoji: "lots" } })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.details.field).toBe("emoji")
+  })
+
   it("takes a language the recogniser knows, and refuses one it does not or a malformed one with a 400 naming language", async () => {
     const english = await call(app.baseUrl, "/v1/caption-videos", { token, json: { url: files.url("clip.mp4"), language: "en" } })
     expect(english.status).toBe(200)

@@ -114,7 +114,7 @@ export const startCaptionVideo = (request: CaptionVideoRequest) =>
         return {
           record: video,
           job: { type: GenerateCaptions, payload: { videoId: video.id }, dedupeKey: generationJobKey(video.id) },
-          alongside: Effect.zipRight((yield* WorkspaceStore).update({ ...workspace, lastTemplateId: template.id }), saveCaptionLook(video.id, request))
+          alongside: Effect.zipRight((yield* WorkspaceStore).update({ ...workspace, lastTemplateId: template.id }), saveCaptionLook(video.id, request, template.style))
         }
       })
   }).pipe(Effect.flatMap(createdVideo), Effect.withSpan("createCaptionVideo"))

@@ -5,6 +5,7 @@ import { NO_EDITS } from "../../../domain/caption-edits.ts"
 import { EmojiMode } from "../../../domain/caption-emoji.ts"
 import { EmphasisMode } from "../../../domain/caption-emphasis.ts"
 import { CaptionHook } from "../../../domain/caption-hook.ts"
+import type { CaptionStyle } from "../../../domain/captions.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { Platform } from "../../../domain/safe-zones.ts"
 import type { TrimSettings } from "../../../domain/trim.ts"
@@ -25,9 +26,13 @@ export interface CaptionLookRequest {
   readonly trim?: TrimSettings | undefined
 }
 
-/** Saves the asked hook, platform, emphasis, emoji and trim as the project's first edits (revision 0), in the create's transaction. */
-export const saveCaptionLook = (videoId: string, request: CaptionLookRequest) =>
-  request.hook === undefined && request.platform === undefined && request.emphasis === undefined && request.emoji === undefined && request.trim === undefined
+/**
+ * Saves the asked hook, platform, emphasis, emoji and trim as the project's first edits (revision 0), in
+ * the create's transaction; emoji left out is the template's default.
+ */
+export const saveCaptionLook = (videoId: string, request: CaptionLookRequest, template: Pick<CaptionStyle, "emoji">) =>
+  request.hook === undefined && request.platform === undefined && request.emphasis === undefined && (request.emoji ?? template.emoji) === undefined &&
+    request.trim === undefined
     ? Effect.void
     : Effect.flatMap(VideoStore, (videos) =>
       videos.saveCaptionEdits(videoId, {
@@ -35,6 +40,6 @@ export const saveCaptionLook = (videoId: string, request: CaptionLookRequest) =>
         hook: request.hook ?? null,
         platform: request.platform ?? "none",
         emphasis: request.emphasis ?? "off",
-        emoji: request.emoji ?? "off",
+        emoji: request.emoji ?? template.emoji ?? "off",
         trim: request.trim ?? null
       }))

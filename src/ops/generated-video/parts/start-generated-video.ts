@@ -90,7 +90,7 @@ export const startGeneratedVideo = (
           alongside: Effect.all([
             videos.saveProject(video.id, project),
             workspaces.update({ ...workspace, lastTemplateId: template.id }),
-            saveCaptionLook(video.id, request)
+            saveCaptionLook(video.id, request, template.style)
           ], { discard: true })
         }
       })
