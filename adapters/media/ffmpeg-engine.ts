@@ -417,12 +417,12 @@ export const FfmpegEngineLive = Layer.effect(
         if (cuts.length > 0) picture.push(...cutPicture(cuts, request.frameRate))
         // Greenscreen keeps the export's timing and sound (the cuts included) and only paints its picture over.
         if (request.format === "greenscreen") picture.push("drawbox=x=0:y=0:w=iw:h=ih:color=0x00FF00:t=fill")
-        picture.push(assFilter(assPath))
         const sound = cuts.length > 0 && facts.hasAudio ? cutSound(cuts, facts.durationSeconds) : null
         const graph = `${request.output}.graph`
+        // The emoji go under the captions (they never overlap): ass then draws on the overlay's own copy of the frame.
         const pictureChains = emoji === null
-          ? [`[0:v:0]${picture.join(",")}[v]`]
-          : [`[0:v:0]${picture.join(",")}[captioned]`, ...emoji.chains("captioned", 1, "v")]
+          ? [`[0:v:0]${[...picture, assFilter(assPath)].join(",")}[v]`]
+          : [`[0:v:0]${picture.join(",")}[picture]`, ...emoji.chains("picture", (k) => k + 1, "emojis"), `[emojis]${assFilter(assPath)}[v]`]
         yield* Effect.promise(() => writeFile(graph, [...pictureChains, ...(sound === null ? [] : [sound])].join(";\n")))
         const onLine = progressLines(kept.reduce((sum, span) => sum + span.end - span.start, 0), request.onProgress)
         const result = yield* run(
@@ -430,7 +430,7 @@ export const FfmpegEngineLive = Layer.effect(
           [
             ...QUIET, "-nostats", "-progress", "pipe:1",
             "-i", request.input,
-            ...(emoji?.input ?? []),
+            ...(emoji?.inputs.flat() ?? []),
             // A script: a long talk's cuts make a graph longer than a command line may be.
             "-filter_complex_script", graph,
             "-map", "[v]", "-map", sound === null ? "0:a:0?" : "[a]",

@@ -253,12 +253,13 @@ const audioGraph = (graph: Graph, timeline: Timeline, samples: number): string =
   return addChain(graph, sounds, "amix=inputs=2:duration=first:normalize=0")
 }
 
-/** The emoji laid over the captioned picture: their picture sequence as an input, its overlay in the graph. */
+/** The emoji laid over the picture: their picture sequences as inputs, their overlays in the graph. */
 const withEmoji = (graph: Graph, from: string, emoji: EmojiOverlays): string => {
   graph.files.push(...emoji.files)
-  const input = addInput(graph, emoji.input)
+  const first = graph.inputs.length
+  emoji.inputs.forEach((args) => addInput(graph, args))
   const out = newLabel(graph, "v")
-  graph.chains.push(...emoji.chains(from, input, out))
+  graph.chains.push(...emoji.chains(from, (k) => first + k, out))
   return out
 }
 
@@ -267,17 +268,18 @@ const renderCommand = (timeline: Timeline, workDir: string, output: string, pres
   const graph: Graph = { frameRate: timeline.frameRate, workDir, inputs: [], chains: [], files: [], labels: 0 }
   const video = videoGraph(graph, timeline)
   const finish: Array<string> = []
-  let emoji: EmojiOverlays | null = null
+  let under = video.label
   if (timeline.captions !== null) {
     const path = join(workDir, "captions.ass")
     const track = { ...timeline.captions, width: timeline.width, height: timeline.height, format: timeline.format, measure: measureCaptionText }
     graph.files.push({ path, content: assSubtitles(track) })
+    // The emoji go under the captions (they never overlap): ass then draws on the overlay's own copy of the frame.
+    const emoji = emojiOverlays(emojiSpots(track), `${workDir}/`, timeline.frameRate)
+    if (emoji !== null) under = withEmoji(graph, under, emoji)
     finish.push(assFilter(path))
-    emoji = emojiOverlays(emojiSpots(track), `${workDir}/`, timeline.frameRate)
   }
   finish.push("format=yuv420p")
-  const captioned = addChain(graph, [video.label], finish.join(","), "v")
-  const picture = emoji === null ? captioned : withEmoji(graph, captioned, emoji)
+  const picture = addChain(graph, [under], finish.join(","), "v")
   const durationSeconds = video.frames / timeline.frameRate
   const sound = addChain(graph, [audioGraph(graph, timeline, Math.round(durationSeconds * AUDIO_RATE))], "anull", "a")
   const script = join(workDir, "graph.txt")
