@@ -295,6 +295,36 @@ describe("POST /v1/caption-videos", () => {
     expect(refused.body.error.details.field).toBe("emoji")
   })
 
+  it("cuts the fillers a transcript names, timed by aligning it to the speech", async () => {
+    // pocketsphinx seldom writes "um" or "uh"; a transcript that has them is aligned, so each gets its time.
+    const text = "So um today we talk about uh harbours and the ships."
+    const spoken = await makeSpokenClip({ text, width: 360, height: 640, fps: 30, silenceBefore: 0.3, silenceAfter: 0.3, dir })
+    const served = await serveFiles({ "fillers.mp4": { path: spoken.path, contentType: "video/mp4" } })
+    try {
+      const created = await call(app.baseUrl, "/v1/caption-videos", {
+        token,
+        json: { url: served.url("fillers.mp4"), transcript: text, trim: { silence: "off", fillers: true } }
+      })
+      expect(created.status).toBe(200)
+      const video = await waitForVideo(app.baseUrl, token, created.body.id)
+      expect(video.status).toBe("completed")
+      const captions = (await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token })).body
+      const words = captions.words as Array<{ text: string; start: number; end: number }>
+      const cuts = captions.cuts as Array<{ start: number; end: number; reason: string }>
+      const fillers = cuts.filter((cut) => cut.reason === "filler")
+      expect(fillers).toHaveLength(2)
+      // Each filler word lies inside a filler cut, and no other word is touched by one.
+      for (const word of words) {
+        const inside = fillers.some((cut) => cut.start <= word.start + 0.02 && word.end - 0.02 <= cut.end)
+        expect(inside).toBe(/^(um|uh)$/i.test(word.text.replace(/[^\p{L}]/gu, "")))
+      }
+      const removed = cuts.reduce((sum, cut) => sum + cut.end - cut.start, 0)
+      expect(video.duration).toBeCloseTo(Number((await probe(spoken.path)).format.duration) - removed, 2)
+    } finally {
+      await served.close()
+    }
+  })
+
   it("takes a language the recogniser knows, and refuses one it does not or a malformed one with a 400 naming language", async () => {
     const english = await call(app.baseUrl, "/v1/caption-videos", { token, json: { url: files.url("clip.mp4"), language: "en" } })
     expect(english.status).toBe(200)

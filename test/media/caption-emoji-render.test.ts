@@ -162,6 +162,23 @@ layer(Layer.mergeAll(FfmpegEngineLive, FfmpegTimelineRendererLive))("emoji in th
       }), 60_000)
   })
 
+  it.effect("greenscreen at 60 fps draws them over the green, rising over the first frames at that rate", () =>
+    Effect.gen(function*() {
+      const style = STYLES[0]![1]
+      const pages = layoutCaptions(WORDS, layoutRulesOf(style))
+      const output = join(dir, "greenscreen-60.mp4")
+      yield* (yield* MediaEngine).burnCaptions({ input: yield* source, output, captions: { pages, style }, format: "greenscreen", frameRate: 60, width: W, height: H })
+      const frame = yield* frameAt(output, 1.6)
+      // Green (and the captions' edges over it) is saturated too: the emoji are the saturated pixels that are not greenish.
+      const notGreen = (f: Frame, i: number) => saturated(f, i) && !(f.rgb[i + 1]! > f.rgb[i]! + 30 && f.rgb[i + 1]! > f.rgb[i + 2]! + 30)
+      const emoji = boxOf((i) => notGreen(frame, i))
+      expect(emoji.count).toBeGreaterThan(50)
+      expect(emoji.left).toBeGreaterThan(W / 2)
+      const rising = yield* frameAt(output, 0.9 + 1 / 60)
+      const first = boxOf((i) => notGreen(rising, i))
+      expect(first.top).toBeGreaterThan(emoji.top)
+    }), 60_000)
+
   it.effect("a generated video's render draws them too", () =>
     Effect.gen(function*() {
       const style = STYLES[0]![1]
