@@ -28,9 +28,13 @@ export type TimedWord = typeof TimedWord.Type
 /** Whether emoji go beside caption lines: the modes of `emoji` (caption-emoji.ts), a template's default among them. */
 export const EMOJI_MODES = ["off", "auto"] as const
 
-/** One emoji (a sequence joined by ZWJ, with skin tone or variation selectors, counts as one): nothing else, no text around it. */
+/**
+ * One emoji, nothing else: a pictograph with its variation selector, skin tone, tag letters (a
+ * subdivision's flag) or pictographs joined by ZWJ; a flag (two regional indicators); a keycap.
+ */
 export const isOneEmoji = (text: string): boolean =>
-  text.length <= 32 && /^\p{Extended_Pictographic}(?:[\u{FE0F}\u{1F3FB}-\u{1F3FF}\u{20E3}]|\u{200D}\p{Extended_Pictographic})*$/u.test(text)
+  text.length <= 32 &&
+  /^(?:\p{Regional_Indicator}{2}|[0-9#*]\u{FE0F}?\u{20E3}|\p{Extended_Pictographic}(?:[\u{FE0F}\u{1F3FB}-\u{1F3FF}\u{E0020}-\u{E007F}]|\u{200D}\p{Extended_Pictographic})*)$/u.test(text)
 
 /** The emoji a caption line shows: its first word's. */
 export const lineEmoji = (line: Pick<CaptionLine, "words">): string | null => line.words.find((word) => word.emoji !== undefined)?.emoji ?? null

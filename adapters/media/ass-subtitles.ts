@@ -195,6 +195,8 @@ interface ShownWord {
 
 /** Milliseconds, the unit of \t and \fad. */
 const MOTION_MS = { entrance: 180, exit: 140, pop: 140, bounce: 320, shake: 280, pulse: 600, letter: 45 } as const
+/** How much larger than at rest the animations draw a word at their peak (pop overshoots, bounce jumps). */
+const PEAK = { pop: 1.1, bounce: 1.3 } as const
 const SLIDE_RATIO = 0.04
 
 /** What a word's animation may change; the highlight box's layer never hides a word (its alpha is the highlight's). */
@@ -232,14 +234,14 @@ const motionTags = (animation: CaptionAnimation, at: number, rest: MotionRest, s
       if (spoken) return `${shown}${fsc(r)}`
       const peak = at + Math.round(MOTION_MS.pop * 0.7)
       const appear = rest.canHide ? `\\alpha&HFF&\\t(${at},${at + 1},\\alpha&H00&)` : ""
-      return `${appear}${fsc(pct(r, 0.5))}\\t(${at},${peak},${fsc(pct(r, 1.1))})\\t(${peak},${at + MOTION_MS.pop},${fsc(r)})`
+      return `${appear}${fsc(pct(r, 0.5))}\\t(${at},${peak},${fsc(pct(r, PEAK.pop))})\\t(${peak},${at + MOTION_MS.pop},${fsc(r)})`
     }
     case "bounce": {
       if (spoken) return fsc(r)
       const b = MOTION_MS.bounce
       const up = at + Math.round(b * 0.35)
       const down = at + Math.round(b * 0.7)
-      return `${fsc(r)}\\t(${at},${up},${fsc(pct(r, 1.3))})\\t(${up},${down},${fsc(pct(r, 0.92))})\\t(${down},${at + b},${fsc(r)})`
+      return `${fsc(r)}\\t(${at},${up},${fsc(pct(r, PEAK.bounce))})\\t(${up},${down},${fsc(pct(r, 0.92))})\\t(${down},${at + b},${fsc(r)})`
     }
     case "glow-pulse": {
       const restTags = `\\3c${inlineColour(style.boxColor ?? style.outlineColor)}\\bord${m.border}\\blur${m.blur}`
@@ -360,16 +362,20 @@ const emojiLines = (pages: ReadonlyArray<CaptionPage>, style: CaptionStyle, m: M
   const space = measure(" ", font)
   const size = Math.round(m.fontSize * EMOJI.size)
   const room = size + Math.round(m.fontSize * EMOJI.gap)
+  // A spoken word drawn larger widens its centred line by as much on each side: the emoji keeps clear of that too.
+  const animation = style.animation ?? "none"
+  const peak = (style.highlight === "word-pop" ? POP_SCALE / 100 : 1) * (animation === "pop" ? PEAK.pop : animation === "bounce" ? PEAK.bounce : 1)
   for (const line of pages.flatMap((page) => page.lines)) {
     const word = line.words.find((w) => w.emoji !== undefined)
     const emoji = lineEmoji(line)
     if (word === undefined || emoji === null) continue
     const scales = restScales(line, style)
-    const textWidth = line.words.reduce((sum, w, i) => sum + measure(style.uppercase ? w.text.toUpperCase() : w.text, font) * scales[i]!, 0) +
-      space * (line.words.length - 1)
+    const widths = line.words.map((w, i) => measure(style.uppercase ? w.text.toUpperCase() : w.text, font) * scales[i]!)
+    const textWidth = widths.reduce((sum, w) => sum + w, 0) + space * (line.words.length - 1)
+    const growth = Math.round(((peak - 1) * Math.max(...widths)) / 2)
     // A line too wide for its emoji beside it between the margins keeps no room (libass would wrap it).
-    const beside = textWidth + room <= width - p.marginL - p.marginR
-    lines.set(line, { emoji, word, textWidth, size, room: beside ? room : 0 })
+    const beside = textWidth + room + growth <= width - p.marginL - p.marginR
+    lines.set(line, { emoji, word, textWidth, size, room: beside ? room + growth : 0 })
   }
   return lines
 }

@@ -3,6 +3,7 @@
 import { Layer } from "effect"
 import { createRequire } from "node:module"
 import type { EmojiMatch } from "../../domain/caption-emoji.ts"
+import { isOneEmoji } from "../../domain/captions.ts"
 import { EmojiKeywords } from "../../domain/ports/emoji-keywords.ts"
 
 /** How close each kind of match is (lower is closer): the emoji's whole name, the last word of its name, another word of it, a keyword. */
@@ -20,8 +21,9 @@ const indexOf = (): ReadonlyMap<string, EmojiMatch> => {
     if (held === undefined || closeness < held.closeness) byWord.set(word, { emoji, closeness })
   }
   for (const [emoji, keywords] of Object.entries(lib)) {
-    // Sequences of several people or objects joined by ZWJ name a combination, not the word.
-    if (emoji.includes("\u200D")) continue
+    // Sequences of several people or objects joined by ZWJ name a combination, not the word; the squared
+    // CJK signs are read in Japanese; what a word's emoji may not be is never offered.
+    if (emoji.includes("\u200D") || !isOneEmoji(emoji) || /^[\u{1F200}-\u{1F2FF}\u3297\u3299\u{1F170}-\u{1F189}]/u.test(emoji)) continue
     const [name = "", ...rest] = keywords
     const parts = name.split("_")
     if (parts.length === 1) offer(name, emoji, CLOSENESS.name)

@@ -37,6 +37,16 @@ describe("chooseEmoji", () => {
     for (const word of ["like", "well", "right", "face", "people"]) expect(emojilib.emojiFor(word)).not.toBeNull()
   })
 
+  it("offers only what a word's emoji may be, and no sign read in Japanese", () => {
+    const words = ["months", "canada", "free", "fire", "money", "night", "water", "japan", "ok", "vs"]
+    for (const word of words) {
+      const match = emojilib.emojiFor(word)
+      if (match !== null) expect(isOneEmoji(match.emoji)).toBe(true)
+    }
+    expect(emojilib.emojiFor("months")?.emoji).not.toBe("🈷️")
+    expect(emojilib.emojiFor("canada")?.emoji).toBe("🇨🇦")
+  })
+
   it("finds a plural's emoji, and only emoji the list names closely", () => {
     expect(chosen("so many dogs").lines).toEqual([["so many dogs", "🐕"]])
     const loose: EmojiClues = { emojiFor: (word) => (word === "table" ? { emoji: "🪑", closeness: 190 } : null) }
@@ -53,7 +63,7 @@ describe("chooseEmoji", () => {
 
 describe("isOneEmoji", () => {
   it("takes one emoji, with its modifiers and joined sequences, and nothing else", () => {
-    for (const ok of ["🔥", "🏙️", "👍🏽", "👩‍💻", "❤️"]) expect(isOneEmoji(ok)).toBe(true)
-    for (const bad of ["", "a", "🔥🔥", "🔥 ", "fire", ":fire:", "1"]) expect(isOneEmoji(bad)).toBe(false)
+    for (const ok of ["🔥", "🏙️", "👍🏽", "👩‍💻", "❤️", "🇨🇦", "1️⃣", "🏴󠁧󠁢󠁳󠁣󠁴󠁿"]) expect(isOneEmoji(ok)).toBe(true)
+    for (const bad of ["", "a", "🔥🔥", "🔥 ", "fire", ":fire:", "1", "🇨", "🇨🇦🇨🇦"]) expect(isOneEmoji(bad)).toBe(false)
   })
 })

@@ -211,6 +211,21 @@ layer(Layer.mergeAll(FfmpegEngineLive, FfmpegTimelineRendererLive))("emoji in th
       expect(emojiSpots({ pages, style, width: W, height: H, format: "standard" })).toEqual([])
     }))
 
+  it.effect("keeps the emoji clear of a spoken word drawn larger: the room grows by half the widest word's growth", () =>
+    Effect.sync(() => {
+      const measure: TextMeasure = (text, font) => text.length * font.size * 0.5
+      const roomOf = (style: CaptionStyle) => {
+        const request = { pages: layoutCaptions(WORDS, layoutRulesOf(style)), style, width: W, height: H, format: "standard" as const, measure }
+        return Number(/m 0 0 l (\d+) 0/.exec(assSubtitles(request))?.[1])
+      }
+      const still = STYLES[0]![1]
+      const fontSize = Math.round(still.fontSizeRatio * H)
+      // The first line, "Tonight the fire", has its emoji; its widest word is "TONIGHT", 7 letters.
+      const widest = 7 * fontSize * 0.5
+      expect(roomOf({ ...still, highlight: "word-pop" }) - roomOf(still)).toBe(Math.round((0.12 * widest) / 2))
+      expect(roomOf({ ...still, animation: "bounce" }) - roomOf(still)).toBe(Math.round((0.3 * widest) / 2))
+    }))
+
   it.effect("puts a too-wide line's emoji above the block (first line) or below it (last line), keeping no room in the line", () =>
     Effect.sync(() => {
       const style = { ...STYLES[0]![1], maxCharsPerLine: 40 }
