@@ -352,12 +352,16 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
     const first = before.words.findIndex((w: TimedWord) => w.start === short.words[0]!.start && w.text === short.words[0]!.text)
     const last = first + short.words.length - 1
 
-    await page.click(`#word-${last}`)
-    await page.press("#word-text", "Escape")
-    expect(await page.inputValue("#line-emoji")).toBe("")
-    await page.fill("#line-emoji", "🔥")
-    await page.press("#line-emoji", "Enter")
-    await saved(page)
+    /** Selects word `index` (its line's emoji shows in the box, `shown`) and types `emoji` there. */
+    const typeEmoji = async (index: number, shown: string, emoji: string) => {
+      await page.click(`#word-${index}`)
+      await page.press("#word-text", "Escape")
+      expect(await page.inputValue("#line-emoji")).toBe(shown)
+      await page.fill("#line-emoji", emoji)
+      await page.press("#line-emoji", "Enter")
+      await saved(page)
+    }
+    await typeEmoji(last, "", "🔥")
     expect(emojiOf((await captions()).words)).toEqual([[last, "🔥"]])
     expect(await page.locator(".line-emoji").allTextContents()).toEqual(["🔥"])
     expect(await page.isDisabled("#remove-emoji")).toBe(false)
@@ -379,12 +383,7 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
     await page.fill("#line-emoji", "fire")
     await page.press("#line-emoji", "Enter")
     expect(await page.locator("#word-error").textContent()).toContain("one emoji")
-    await page.click(`#word-${first}`)
-    await page.press("#word-text", "Escape")
-    expect(await page.inputValue("#line-emoji")).toBe("🔥")
-    await page.fill("#line-emoji", "🚀")
-    await page.press("#line-emoji", "Enter")
-    await saved(page)
+    await typeEmoji(first, "🔥", "🚀")
     expect(emojiOf((await captions()).words)).toEqual([[first, "🚀"]])
 
     // Removed, then back with undo.

@@ -164,7 +164,7 @@ layer(Layer.mergeAll(FfmpegEngineLive, FfmpegTimelineRendererLive))("emoji in th
 
   it.effect("greenscreen at 60 fps draws them over the green, rising over the first frames at that rate", () =>
     Effect.gen(function*() {
-      const style = STYLES[0]![1]
+      const [, style] = STYLES[0]!
       const pages = layoutCaptions(WORDS, layoutRulesOf(style))
       const output = join(dir, "greenscreen-60.mp4")
       yield* (yield* MediaEngine).burnCaptions({ input: yield* source, output, captions: { pages, style }, format: "greenscreen", frameRate: 60, width: W, height: H })
