@@ -384,14 +384,17 @@ const emojiLines = (pages: ReadonlyArray<CaptionPage>, style: CaptionStyle, m: M
  * Where each line's emoji goes: at the end of the room its line keeps, the line and room centred
  * together; vertically centred on the line, the block's lines stacked as libass stacks them (a line as
  * high as its font size times its largest word's scale). A line with no room keeps its emoji above or
- * below the block.
+ * below the block, where that is on the picture and out of the platform's top and bottom bands.
  */
 export const emojiSpots = (request: AssRequest): ReadonlyArray<EmojiSpot> => {
   const { pages, style, width, height } = request
   const m = metrics(style, height)
-  const p = placement(style, width, height, safeInsets(request.platform ?? "none", width, height))
+  const insets = safeInsets(request.platform ?? "none", width, height)
+  const p = placement(style, width, height, insets)
   const fitting = emojiLines(pages, style, m, p, width, request.measure)
   if (fitting.size === 0) return []
+  // Above or below the block an emoji stays on the picture and out of the app's top and bottom bands.
+  const clear = { top: insets.top * height, bottom: height * (1 - insets.bottom) }
   const centre = anchor(p, width, height).x
   const ends = pageEnds(pages)
   return pages.flatMap((page, i) => {
@@ -414,7 +417,7 @@ export const emojiSpots = (request: AssRequest): ReadonlyArray<EmojiSpot> => {
       // where the picture has room; a middle line's has none.
       const gap = Math.round(m.fontSize * EMOJI.gap)
       const y = k === 0 ? Math.round(blockTop - gap - spot.size) : k === page.lines.length - 1 ? Math.round(blockTop + total + gap) : null
-      return y === null || y < 0 || y + spot.size > height ? [] : [{ ...shown, x: Math.round(centre - spot.size / 2), y }]
+      return y === null || y < clear.top || y + spot.size > clear.bottom ? [] : [{ ...shown, x: Math.round(centre - spot.size / 2), y }]
     })
   })
 }

@@ -246,6 +246,12 @@ layer(Layer.mergeAll(FfmpegEngineLive, FfmpegTimelineRendererLive))("emoji in th
         if (line === 0) expect(spot!.y + spot!.size).toBeLessThanOrEqual(H / 2 - fontSize)
         else expect(spot!.y).toBeGreaterThanOrEqual(H / 2 + fontSize)
         expect(assSubtitles(request)).not.toContain("\\p1")
+        // Not into an app's band: a block at the bottom edge on TikTok has its last line's emoji nowhere.
+        if (line === 1) {
+          const bottom = { ...request, style: { ...style, position: "bottom" as const }, platform: "tiktok" as const }
+          expect(emojiSpots({ ...bottom, platform: "none" })).toHaveLength(1)
+          expect(emojiSpots(bottom)).toEqual([])
+        }
         // With room (shorter letters), the same line keeps it.
         expect(assSubtitles({ ...request, measure: (text, font) => text.length * font.size * 0.3 })).toContain("\\p1")
       }
