@@ -36,8 +36,11 @@ export const isOneEmoji = (text: string): boolean =>
   text.length <= 32 &&
   /^(?:\p{Regional_Indicator}{2}|[0-9#*]\u{FE0F}?\u{20E3}|\p{Extended_Pictographic}(?:[\u{FE0F}\u{1F3FB}-\u{1F3FF}\u{E0020}-\u{E007F}]|\u{200D}\p{Extended_Pictographic})*)$/u.test(text)
 
-/** The emoji a caption line shows: its first word's. */
-export const lineEmoji = (line: Pick<CaptionLine, "words">): string | null => line.words.find((word) => word.emoji !== undefined)?.emoji ?? null
+/** The word whose emoji a caption line shows: its first word that has one (its being spoken brings the emoji in). */
+export const emojiWordOf = (line: Pick<CaptionLine, "words">): TimedWord | undefined => line.words.find((word) => word.emoji !== undefined)
+
+/** The emoji a caption line shows. */
+export const lineEmoji = (line: Pick<CaptionLine, "words">): string | null => emojiWordOf(line)?.emoji ?? null
 
 /** Below this confidence the editor marks a word for a person to check first. */
 export const LOW_CONFIDENCE = 0.5

@@ -1,5 +1,5 @@
 // Caption pages + a caption style -> an ASS script for libass, sized to the output picture.
-import { type CaptionAnimation, type CaptionLine, type CaptionPage, type CaptionStyle, lineEmoji, placementOf, singleLine, type TimedWord } from "../../domain/captions.ts"
+import { type CaptionAnimation, type CaptionLine, type CaptionPage, type CaptionStyle, emojiWordOf, placementOf, singleLine, type TimedWord } from "../../domain/captions.ts"
 import type { CaptionHook } from "../../domain/caption-hook.ts"
 import type { RenderFormat } from "../../domain/rules.ts"
 import { type Platform, type SafeInsets, safeInsets } from "../../domain/safe-zones.ts"
@@ -366,9 +366,9 @@ const emojiLines = (pages: ReadonlyArray<CaptionPage>, style: CaptionStyle, m: M
   const animation = style.animation ?? "none"
   const peak = (style.highlight === "word-pop" ? POP_SCALE / 100 : 1) * (animation === "pop" ? PEAK.pop : animation === "bounce" ? PEAK.bounce : 1)
   for (const line of pages.flatMap((page) => page.lines)) {
-    const word = line.words.find((w) => w.emoji !== undefined)
-    const emoji = lineEmoji(line)
-    if (word === undefined || emoji === null) continue
+    const word = emojiWordOf(line)
+    const emoji = word?.emoji
+    if (word === undefined || emoji === undefined) continue
     const scales = restScales(line, style)
     const widths = line.words.map((w, i) => measure(style.uppercase ? w.text.toUpperCase() : w.text, font) * scales[i]!)
     const textWidth = widths.reduce((sum, w) => sum + w, 0) + space * (line.words.length - 1)

@@ -631,8 +631,8 @@ const syncWordTools = () => {
   ui.deleteWord.disabled = word === undefined
   ui.toggleEmphasis.disabled = word === undefined
   ui.toggleEmphasis.setAttribute("aria-pressed", String(word?.emphasis === true))
-  const line = selected === null ? undefined : lineHolding(rendering.pages, selected)
-  const emoji = line === undefined ? null : lineEmoji(line)
+  const held = selected === null ? undefined : lineHolding(rendering.pages, selected)
+  const emoji = held === undefined ? null : lineEmoji(held.line)
   ui.lineEmoji.disabled = word === undefined
   if (document.activeElement !== ui.lineEmoji) ui.lineEmoji.value = emoji ?? ""
   ui.removeEmoji.disabled = emoji === null

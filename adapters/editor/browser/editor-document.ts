@@ -226,11 +226,11 @@ export const setEmphasisMode = (doc: EditorDocument, mode: EmphasisMode): Editor
   return mode === "off" ? { ...doc, emphasis: mode, words: doc.words.map((w) => withEmphasis(w, false)) } : { ...doc, emphasis: mode }
 }
 
-/** The line holding word `index` in `pages`. */
-export const lineHolding = (pages: ReadonlyArray<CaptionPage>, index: number): CaptionLine | undefined => {
+/** The line holding word `index` in `pages`, and the index of the line's first word. */
+export const lineHolding = (pages: ReadonlyArray<CaptionPage>, index: number): { readonly line: CaptionLine; readonly first: number } | undefined => {
   let first = 0
   for (const line of pages.flatMap((page) => page.lines)) {
-    if (index < first + line.words.length) return index >= first ? line : undefined
+    if (index < first + line.words.length) return index >= first ? { line, first } : undefined
     first += line.words.length
   }
   return undefined
@@ -241,21 +241,15 @@ export const lineHolding = (pages: ReadonlyArray<CaptionPage>, index: number): C
  * line shows its first word's emoji); null removes the line's emoji. Not one emoji: no change.
  */
 export const setLineEmoji = (doc: EditorDocument, pages: ReadonlyArray<CaptionPage>, index: number, emoji: string | null): EditorDocument => {
-  if (emoji !== null && !isOneEmoji(emoji)) return doc
-  let first = 0
-  for (const line of pages.flatMap((page) => page.lines)) {
-    const end = first + line.words.length
-    if (index >= first && index < end) {
-      const words = doc.words.map((w, i) => {
-        if (i < first || i >= end) return w
-        const { emoji: _, ...bare } = w
-        return i === index && emoji !== null ? { ...bare, emoji } : bare
-      })
-      return { ...doc, words }
-    }
-    first = end
-  }
-  return doc
+  const held = lineHolding(pages, index)
+  if (held === undefined || (emoji !== null && !isOneEmoji(emoji))) return doc
+  const end = held.first + held.line.words.length
+  const words = doc.words.map((w, i) => {
+    if (i < held.first || i >= end) return w
+    const { emoji: _, ...bare } = w
+    return i === index && emoji !== null ? { ...bare, emoji } : bare
+  })
+  return { ...doc, words }
 }
 
 /** Whether two word lists of the same words flag the same ones. */
