@@ -8,6 +8,7 @@ import type { EmojiMode } from "./caption-emoji.ts"
 import type { EmphasisMode } from "./caption-emphasis.ts"
 import type { CaptionHook } from "./caption-hook.ts"
 import type { Platform } from "./safe-zones.ts"
+import type { Framing, ReframeSettings } from "./reframe.ts"
 import type { Cut, TrimSettings } from "./trim.ts"
 import { commonSubsequence } from "./script-alignment.ts"
 
@@ -38,6 +39,10 @@ export interface CaptionEdits {
   readonly trim: TrimSettings | null
   /** Spans of the source left out of the output, in order and apart: the trim's, less those a person restored. */
   readonly cuts: ReadonlyArray<Cut>
+  /** The shape and mode asked of the output (null: the source's own frame). */
+  readonly reframe: ReframeSettings | null
+  /** Where the output's windows are in the source, planned once the source was looked at (null until then, or without a reframe). */
+  readonly framing: Framing | null
 }
 
 export const NO_EDITS: CaptionEdits = {
@@ -49,7 +54,9 @@ export const NO_EDITS: CaptionEdits = {
   emphasis: "off",
   emoji: "off",
   trim: null,
-  cuts: []
+  cuts: [],
+  reframe: null,
+  framing: null
 }
 
 /** The style captions are burned in: the template's, with the adjustments over it. */

@@ -6,6 +6,7 @@ export const CreditOperation = Schema.Literal(
   "top-up",
   "monthly grant",
   "captions",
+  "reframing",
   "speech",
   "render",
   "screenshot",
@@ -16,6 +17,6 @@ export const CreditOperation = Schema.Literal(
     description:
       "What caused the movement: `opening balance` (set when the workspace was made), `top-up` (credits granted by the operator), " +
       "`monthly grant` (the plan's credits for a calendar month), " +
-      "`captions`, `speech`, `render`, `screenshot` or `caption removal` (work charged), `refund` (failed work paid back)."
+      "`captions`, `reframing`, `speech`, `render`, `screenshot` or `caption removal` (work charged), `refund` (failed work paid back)."
   })
 export type CreditOperation = typeof CreditOperation.Type

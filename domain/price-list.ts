@@ -5,6 +5,7 @@ import { Schema } from "effect"
 import {
   BYOK_RENDER_CENTS_PER_MINUTE,
   CAPTION_CREDITS_PER_MINUTE,
+  REFRAME_CREDITS_PER_MINUTE,
   FAKE_TEXT_SCREENSHOT_CREDITS,
   REMOVAL_ANALYSIS_CREDITS_PER_MINUTE,
   REMOVAL_WIPE_CREDITS_PER_MINUTE,
@@ -51,6 +52,15 @@ const captions: PriceRow = {
   rule: `${CAPTION_CREDITS_PER_MINUTE} credits per started minute of source, charged when transcription starts; ${REFUND}`
 }
 
+const reframing: PriceRow = {
+  item: "reframing",
+  amount: REFRAME_CREDITS_PER_MINUTE,
+  currency: "credits",
+  per: "minute of source",
+  counted: "per started minute",
+  rule: `${REFRAME_CREDITS_PER_MINUTE} credit per started minute of source when \`reframe.mode\` is \`face\` or \`split\` (the source is looked at for faces), charged when the looking starts; \`center\` and \`fit\` are free; ${REFUND}`
+}
+
 const speech = (what: string, when: string, refund: string): PriceRow => ({
   item: "speech",
   amount: SPEECH_CREDITS_PER_MINUTE,
@@ -92,7 +102,7 @@ const NARRATION = speech("narration", "once it is spoken", REFUND)
 
 /** Every operation of the catalogue, by name, with what it charges. */
 export const PRICE_LIST: Readonly<Record<string, ReadonlyArray<PriceRow>>> = {
-  createCaptionVideo: [captions, ...RENDER_ON_REQUEST],
+  createCaptionVideo: [captions, reframing, ...RENDER_ON_REQUEST],
   createAiVideo: [NARRATION, ...RENDER_ON_REQUEST],
   createAiVideoV3: [NARRATION, ...RENDER_ON_REQUEST],
   createGameplayVideo: [NARRATION, ...RENDER_ON_REQUEST],

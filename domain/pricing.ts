@@ -21,6 +21,9 @@ export const REMOVAL_ANALYSIS_CREDITS_PER_MINUTE = 2
 /** Caption removal: wiping what was found and encoding the clean video, per started minute of source; nothing when no text is found. */
 export const REMOVAL_WIPE_CREDITS_PER_MINUTE = 8
 
+/** Reframing that looks for faces (`face`, `split`), per started minute of source; `center` and `fit` look at nothing and cost nothing. */
+export const REFRAME_CREDITS_PER_MINUTE = 1
+
 /** A fake-text screenshot: one png, one price. */
 export const FAKE_TEXT_SCREENSHOT_CREDITS = 10
 
@@ -41,6 +44,9 @@ export const byokRenderMicrodollars = (durationSeconds: number): number =>
 
 export const captionCredits = (sourceSeconds: number): number =>
   Math.ceil(startedSeconds(sourceSeconds) / 60) * CAPTION_CREDITS_PER_MINUTE
+
+export const reframeCredits = (sourceSeconds: number): number =>
+  Math.ceil(startedSeconds(sourceSeconds) / 60) * REFRAME_CREDITS_PER_MINUTE
 
 export const removalAnalysisCredits = (sourceSeconds: number): number =>
   Math.ceil(startedSeconds(sourceSeconds) / 60) * REMOVAL_ANALYSIS_CREDITS_PER_MINUTE

@@ -15,6 +15,7 @@ export const STEPS = [
   "queued",
   "fetching_source",
   "probing",
+  "reframing",
   "extracting_audio",
   "transcribing",
   "aligning",
@@ -28,7 +29,7 @@ export const STEPS = [
 ] as const
 export const Step = Schema.Literal(...STEPS).annotations({
   description:
-    "Pipeline step. Caption videos: queued, fetching_source, probing, extracting_audio, transcribing, aligning (only with a `transcript`: its words timed to the audio), building_captions, rendering, completed. AI videos: queued, speaking, writing_scenes, drawing, building_captions, rendering, completed. Gameplay videos: queued, speaking, making_footage (built-in footage only), building_captions, rendering, completed. Fake-text and quiz videos: queued, speaking (every voice, then the sounds mixed in), making_footage (a built-in game backdrop only), building_captions, rendering (drawing the frames and encoding), completed. A failed video keeps the step it failed in."
+    "Pipeline step. Caption videos: queued, fetching_source, probing, reframing (only with a `reframe`: looking for faces and planning the windows), extracting_audio, transcribing, aligning (only with a `transcript`: its words timed to the audio), building_captions, rendering, completed. AI videos: queued, speaking, writing_scenes, drawing, building_captions, rendering, completed. Gameplay videos: queued, speaking, making_footage (built-in footage only), building_captions, rendering, completed. Fake-text and quiz videos: queued, speaking (every voice, then the sounds mixed in), making_footage (a built-in game backdrop only), building_captions, rendering (drawing the frames and encoding), completed. A failed video keeps the step it failed in."
 })
 export type Step = typeof Step.Type
 
@@ -179,7 +180,7 @@ export const outputSeconds = (video: Pick<VideoRecord, "durationSeconds" | "cutS
 export const workKey = (video: Pick<VideoRecord, "id" | "work">): string => `${video.id}:${video.work}`
 
 /** What a piece of work is charged for, each item once. */
-export type WorkItem = "captions" | "speech" | "render"
+export type WorkItem = "captions" | "reframing" | "speech" | "render"
 
 /** The ledger key of one item's charge for a piece of work, in whichever ledger pays it; its refund adds `:refund`. */
 export const workChargeKey = (key: string, item: WorkItem): string => `${key}:${item}`

@@ -10,6 +10,7 @@ import { IllustratorFromConfig } from "../adapters/imagery/illustrator-config.ts
 import { FfmpegEngineLive } from "../adapters/media/ffmpeg-engine.ts"
 import { FfmpegTimelineRendererLive } from "../adapters/media/ffmpeg-timeline-renderer.ts"
 import { OnnxTextDetectorLive } from "../adapters/media/onnx-text-detector.ts"
+import { FaceApiFinderLive } from "../adapters/media/face-api-finder.ts"
 import { PocketsphinxAlignerLive } from "../adapters/media/pocketsphinx-aligner.ts"
 import { SynthSoundEffectsLive } from "../adapters/media/synth-sound-effects.ts"
 import { TranscriberFromConfig } from "../adapters/media/transcriber-config.ts"
@@ -56,6 +57,7 @@ const toolsLayer = (settings: AppSettings) =>
     CanvasAnimatorLive,
     SynthSoundEffectsLive,
     OnnxTextDetectorLive,
+    FaceApiFinderLive,
     TranscriberFromConfig,
     PocketsphinxAlignerLive,
     SpeechEnginesLive,

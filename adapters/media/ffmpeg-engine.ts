@@ -11,6 +11,7 @@ import { assSubtitles, emojiSpots } from "./ass-subtitles.ts"
 import { measureCaptionText } from "./caption-text-measure.ts"
 import { assFilter } from "./caption-fonts.ts"
 import { emojiOverlays } from "./emoji-overlays.ts"
+import { framingFilters } from "./framing-filters.ts"
 import { AAC_ARGS, lastError, progressLines, QUIET, spawnTool } from "./ffmpeg-process.ts"
 import { samplingFilters } from "./onnx-text-detector.ts"
 import { spanLoudness } from "./word-loudness.ts"
@@ -412,17 +413,25 @@ export const FfmpegEngineLive = Layer.effect(
         const assPath = `${request.output}.ass`
         const track = { ...request.captions, width: request.width, height: request.height, format: request.format, measure: measureCaptionText }
         const emoji = emojiOverlays(emojiSpots(track), `${request.output}.`, request.frameRate)
-        yield* Effect.promise(() => Promise.all([writeFile(assPath, assSubtitles(track)), ...(emoji?.files ?? []).map((file) => writeFile(file.path, file.content))]))
-        const picture = [`scale=${even(request.width)}:${even(request.height)}`, "setsar=1", `fps=${request.frameRate}`]
+        const framed = request.framing === undefined ? null : framingFilters(request.framing, `${request.output}.`, request.frameRate, facts.durationSeconds)
+        const files = [...(emoji?.files ?? []), ...(framed?.files ?? [])]
+        yield* Effect.promise(() => Promise.all([writeFile(assPath, assSubtitles(track)), ...files.map((file) => writeFile(file.path, file.content))]))
+        // A framing crops and scales on the source's own timeline, before the cuts and the frame rate.
+        const head = framed?.chains("0:v:0", "framed") ?? []
+        const source = framed === null ? "0:v:0" : "framed"
+        const picture = [...(framed === null ? [`scale=${even(request.width)}:${even(request.height)}`] : []), "setsar=1", `fps=${request.frameRate}`]
         if (cuts.length > 0) picture.push(...cutPicture(cuts, request.frameRate))
         // Greenscreen keeps the export's timing and sound (the cuts included) and only paints its picture over.
         if (request.format === "greenscreen") picture.push("drawbox=x=0:y=0:w=iw:h=ih:color=0x00FF00:t=fill")
         const sound = cuts.length > 0 && facts.hasAudio ? cutSound(cuts, facts.durationSeconds) : null
         const graph = `${request.output}.graph`
         // The emoji go under the captions (they never overlap): ass then draws on the overlay's own copy of the frame.
-        const pictureChains = emoji === null
-          ? [`[0:v:0]${[...picture, assFilter(assPath)].join(",")}[v]`]
-          : [`[0:v:0]${picture.join(",")}[picture]`, ...emoji.chains("picture", (k) => k + 1, "emojis"), `[emojis]${assFilter(assPath)}[v]`]
+        const pictureChains = [
+          ...head,
+          ...(emoji === null
+            ? [`[${source}]${[...picture, assFilter(assPath)].join(",")}[v]`]
+            : [`[${source}]${picture.join(",")}[picture]`, ...emoji.chains("picture", (k) => k + 1, "emojis"), `[emojis]${assFilter(assPath)}[v]`])
+        ]
         yield* Effect.promise(() => writeFile(graph, [...pictureChains, ...(sound === null ? [] : [sound])].join(";\n")))
         const onLine = progressLines(kept.reduce((sum, span) => sum + span.end - span.start, 0), request.onProgress)
         const result = yield* run(

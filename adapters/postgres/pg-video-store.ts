@@ -11,6 +11,7 @@ import { Language } from "../../domain/languages.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
 import { RenderOptions } from "../../domain/rules.ts"
 import { Platform } from "../../domain/safe-zones.ts"
+import { Framing, ReframeSettings } from "../../domain/reframe.ts"
 import { Cut, TrimSettings } from "../../domain/trim.ts"
 import { ExportState, Status, Step, VideoKind } from "../../domain/video.ts"
 import { rowDecoder } from "./pg-rows.ts"
@@ -73,7 +74,9 @@ const CaptionEditsRow = Schema.Struct({
   emphasis: EmphasisMode,
   emoji: EmojiMode,
   trim: Schema.NullOr(TrimSettings),
-  cuts: Schema.Array(Cut)
+  cuts: Schema.Array(Cut),
+  reframe: Schema.NullOr(ReframeSettings),
+  framing: Schema.NullOr(Framing)
 }).pipe(Schema.rename({ line_starts: "lineStarts" }))
 
 const videoRows = rowDecoder("videos", VideoRow)
@@ -190,17 +193,19 @@ export const PgVideoStoreLive = Layer.effect(
           Effect.withSpan("PgVideoStore.getProject")
         ),
       saveCaptionEdits: (videoId, edits) =>
-        sql`INSERT INTO video_caption_edits (video_id, revision, line_starts, style, hook, platform, emphasis, emoji, trim, cuts)
+        sql`INSERT INTO video_caption_edits (video_id, revision, line_starts, style, hook, platform, emphasis, emoji, trim, cuts, reframe, framing)
           VALUES (${videoId}, ${edits.revision}, ${jsonTextOrNull(edits.lineStarts)}, ${jsonText(edits.style)},
-            ${jsonTextOrNull(edits.hook)}, ${edits.platform}, ${edits.emphasis}, ${edits.emoji}, ${jsonTextOrNull(edits.trim)}, ${jsonText(edits.cuts)})
+            ${jsonTextOrNull(edits.hook)}, ${edits.platform}, ${edits.emphasis}, ${edits.emoji}, ${jsonTextOrNull(edits.trim)}, ${jsonText(edits.cuts)},
+            ${jsonTextOrNull(edits.reframe)}, ${jsonTextOrNull(edits.framing)})
           ON CONFLICT (video_id) DO UPDATE SET revision = EXCLUDED.revision, line_starts = EXCLUDED.line_starts, style = EXCLUDED.style,
-            hook = EXCLUDED.hook, platform = EXCLUDED.platform, emphasis = EXCLUDED.emphasis, emoji = EXCLUDED.emoji, trim = EXCLUDED.trim, cuts = EXCLUDED.cuts`.pipe(
+            hook = EXCLUDED.hook, platform = EXCLUDED.platform, emphasis = EXCLUDED.emphasis, emoji = EXCLUDED.emoji, trim = EXCLUDED.trim, cuts = EXCLUDED.cuts,
+            reframe = EXCLUDED.reframe, framing = EXCLUDED.framing`.pipe(
           Effect.asVoid,
           Effect.orDie,
           Effect.withSpan("PgVideoStore.saveCaptionEdits")
         ),
       getCaptionEdits: (videoId) =>
-        sql`SELECT revision, line_starts, style, hook, platform, emphasis, emoji, trim, cuts FROM video_caption_edits WHERE video_id = ${videoId}`.pipe(
+        sql`SELECT revision, line_starts, style, hook, platform, emphasis, emoji, trim, cuts, reframe, framing FROM video_caption_edits WHERE video_id = ${videoId}`.pipe(
           Effect.flatMap(captionEditsRows.first),
           Effect.orDie,
           Effect.withSpan("PgVideoStore.getCaptionEdits")

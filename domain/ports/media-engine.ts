@@ -3,6 +3,7 @@ import type { CaptionTrack } from "../captions.ts"
 import type { WorkFailed } from "../errors.ts"
 import type { FrameRate, RenderFormat } from "../rules.ts"
 import type { TextRegion } from "../text-regions.ts"
+import type { Framing } from "../reframe.ts"
 import type { Cut } from "../trim.ts"
 
 export interface ProbeResult {
@@ -25,6 +26,8 @@ export interface BurnRequest {
   readonly captions: CaptionTrack
   /** Spans of the input left out (in order and apart, on frame boundaries); the sound fades out and in at each cut. None when left out. */
   readonly cuts?: ReadonlyArray<Cut>
+  /** Where the output's windows are in the source (reframing); `width` x `height` is then the framing's output. None: the whole picture, scaled. */
+  readonly framing?: Framing
   readonly format: RenderFormat
   readonly frameRate: FrameRate
   readonly width: number

@@ -373,7 +373,8 @@ if (skipReason !== undefined) {
           { migration_id: 22, name: "workspace_notices" },
           { migration_id: 23, name: "caption_hooks_and_platforms" },
           { migration_id: 24, name: "video_trims" },
-          { migration_id: 25, name: "caption_emoji" }
+          { migration_id: 25, name: "caption_emoji" },
+          { migration_id: 26, name: "caption_reframes" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))

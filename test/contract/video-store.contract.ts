@@ -178,11 +178,22 @@ export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore,
           emphasis: "auto",
           emoji: "auto",
           trim: { silence: "fast", fillers: true },
-          cuts: [{ start: 0, end: 0.4, reason: "silence" }, { start: 2.5, end: 2.9, reason: "filler" }]
+          cuts: [{ start: 0, end: 0.4, reason: "silence" }, { start: 2.5, end: 2.9, reason: "filler" }],
+          reframe: { aspectRatio: "9:16", mode: "split" },
+          framing: {
+            mode: "split",
+            aspectRatio: "9:16",
+            sourceWidth: 1920,
+            sourceHeight: 1080,
+            width: 1080,
+            height: 1920,
+            crop: { width: 960, height: 854 },
+            paths: [[{ seconds: 0, x: 0, y: 100 }, { seconds: 2.5, x: 40, y: 90 }], [{ seconds: 0, x: 960, y: 120 }, { seconds: 3, x: 900, y: 120, cut: true }]]
+          }
         }
         yield* store.saveCaptionEdits(video.id, first)
         expect(Option.getOrThrow(yield* store.getCaptionEdits(video.id))).toEqual(first)
-        const second: CaptionEdits = { revision: 2, lineStarts: null, style: {}, hook: null, platform: "none", emphasis: "off", emoji: "off", trim: null, cuts: [] }
+        const second: CaptionEdits = { revision: 2, lineStarts: null, style: {}, hook: null, platform: "none", emphasis: "off", emoji: "off", trim: null, cuts: [], reframe: null, framing: null }
         yield* store.saveCaptionEdits(video.id, second)
         expect(Option.getOrThrow(yield* store.getCaptionEdits(video.id))).toEqual(second)
         expect(Option.isNone(yield* store.getCaptionEdits(other.id))).toBe(true)

@@ -21,6 +21,7 @@ import { CaptionLookFields, type CaptionLookRequest, saveCaptionLook } from "../
 import { requireSource } from "../../shared/media/require-source.ts"
 import { storeFile } from "../../shared/media/store-file.ts"
 import { getVideo } from "../videos/get-video.ts"
+import { ReframeSettings } from "../../../domain/reframe.ts"
 import { TrimSettings } from "../../../domain/trim.ts"
 
 const Transcript = Schema.String.pipe(Schema.maxLength(MAX_TRANSCRIPT_CHARACTERS)).annotations({
@@ -40,6 +41,7 @@ export const CaptionVideoFields = {
   language: Schema.optional(Language),
   transcript: Schema.optional(Transcript),
   trim: Schema.optional(TrimSettings),
+  reframe: Schema.optional(ReframeSettings),
   ...CaptionLookFields
 }
 
@@ -63,6 +65,7 @@ export interface CaptionVideoRequest extends CaptionLookRequest {
   readonly language?: string | undefined
   readonly transcript?: string | undefined
   readonly trim?: TrimSettings | undefined
+  readonly reframe?: ReframeSettings | undefined
 }
 
 /** A language the service's recogniser cannot do is refused at create (400 naming `language`), not at the job. */

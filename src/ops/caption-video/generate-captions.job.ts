@@ -8,6 +8,7 @@ import { Transcriber } from "../../../domain/ports/transcriber.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { captionCredits } from "../../../domain/pricing.ts"
+import { REFRAMED_SIZES } from "../../../domain/reframe.ts"
 import { checkSource } from "../../../domain/rules.ts"
 import type { VideoRecord } from "../../../domain/video.ts"
 import { Done, handle } from "../../kernel/job.ts"
@@ -19,6 +20,7 @@ import { downloadSource } from "../../shared/media/download-source.ts"
 import { markGenerated } from "../videos/parts/mark-words.ts"
 import { localSource, withScratchDir } from "../../shared/media/scratch.ts"
 import { alignTranscript } from "./parts/align-transcript.ts"
+import { planReframe } from "./parts/plan-reframe.ts"
 import { planTrim } from "./parts/plan-trim.ts"
 
 const ensureStoredSource = (video: VideoRecord, dir: string) =>
@@ -45,11 +47,11 @@ export const generateCaptions = (videoId: string) =>
       const facts = yield* videoWork.step(initial, "probing", media.probe(sourcePath))
       const verdict = checkSource(facts)
       if (!verdict.ok) return yield* new WorkFailed({ message: verdict.reason })
-      yield* videoWork.apply(videoId, (at) => ({
-        _tag: "SourceProbed",
-        facts: { durationSeconds: facts.durationSeconds, width: facts.width, height: facts.height },
-        at
-      }))
+      const reframe = Option.getOrUndefined(yield* videos.getCaptionEdits(videoId))?.reframe ?? null
+      // The video's size is its output's: a reframed one's is the shape asked.
+      const size = reframe === null ? { width: facts.width, height: facts.height } : REFRAMED_SIZES[reframe.aspectRatio]
+      yield* videoWork.apply(videoId, (at) => ({ _tag: "SourceProbed", facts: { durationSeconds: facts.durationSeconds, ...size }, at }))
+      if (reframe !== null) yield* videoWork.step(initial, "reframing", planReframe(video, sourcePath, facts, reframe))
       const wav = `${dir}/audio.wav`
       yield* videoWork.step(initial, "extracting_audio", media.extractAudio(sourcePath, wav))
       const hints = {

@@ -69,6 +69,7 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
           output,
           captions,
           cuts: edits.cuts,
+          ...(edits.framing === null ? {} : { framing: edits.framing }),
           format: options.format,
           frameRate: options.frameRate,
           width,

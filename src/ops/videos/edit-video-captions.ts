@@ -135,7 +135,9 @@ export const editVideoCaptions = operation({
           emphasis: emphasis ?? edits.emphasis,
           emoji: emoji ?? edits.emoji,
           trim: trimming,
-          cuts: nextCuts
+          cuts: nextCuts,
+          reframe: edits.reframe,
+          framing: edits.framing
         }
         // A retimed word keeps the emphasis and emoji it was sent with.
         const sent = split.words.map((w, i) => {

@@ -8,6 +8,7 @@ import { CaptionHook } from "../../../domain/caption-hook.ts"
 import type { CaptionStyle } from "../../../domain/captions.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { Platform } from "../../../domain/safe-zones.ts"
+import type { ReframeSettings } from "../../../domain/reframe.ts"
 import type { TrimSettings } from "../../../domain/trim.ts"
 
 export const CaptionLookFields = {
@@ -24,15 +25,17 @@ export interface CaptionLookRequest {
   readonly emoji?: EmojiMode | undefined
   /** Caption videos only: their speech is a person's, with pauses and fillers to cut. */
   readonly trim?: TrimSettings | undefined
+  /** Caption videos only: their source's frame is the one reframed. */
+  readonly reframe?: ReframeSettings | undefined
 }
 
 /**
- * Saves the asked hook, platform, emphasis, emoji and trim as the project's first edits (revision 0), in
+ * Saves the asked hook, platform, emphasis, emoji, trim and reframe as the project's first edits (revision 0), in
  * the create's transaction; emoji left out is the template's default.
  */
 export const saveCaptionLook = (videoId: string, request: CaptionLookRequest, template: Pick<CaptionStyle, "emoji">) =>
   request.hook === undefined && request.platform === undefined && request.emphasis === undefined && (request.emoji ?? template.emoji) === undefined &&
-    request.trim === undefined
+    request.trim === undefined && request.reframe === undefined
     ? Effect.void
     : Effect.flatMap(VideoStore, (videos) =>
       videos.saveCaptionEdits(videoId, {
@@ -41,5 +44,6 @@ export const saveCaptionLook = (videoId: string, request: CaptionLookRequest, te
         platform: request.platform ?? "none",
         emphasis: request.emphasis ?? "off",
         emoji: request.emoji ?? template.emoji ?? "off",
-        trim: request.trim ?? null
+        trim: request.trim ?? null,
+        reframe: request.reframe ?? null
       }))

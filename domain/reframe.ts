@@ -1,0 +1,295 @@
+// Reframing a video to another aspect ratio: the crop window's size, and the camera path that moves it
+// through the source. In `face` mode the path follows the speaker's face (found offline on sampled
+// frames): it holds still while the face stays inside a dead zone, eases to where the face will be when
+// it leaves it, cuts instead of panning at a scene change, and sits in the centre in a scene without a
+// face. `split` stacks two windows, each following one of two faces far apart (an interview); `center`
+// holds one window in the middle; `fit` crops nothing and letterboxes over a blurred copy.
+import { Schema } from "effect"
+
+export const ReframeAspect = Schema.Literal("9:16", "1:1", "4:5", "16:9").annotations({
+  description: "The output's shape: `9:16` 1080x1920, `1:1` 1080x1080, `4:5` 1080x1350, `16:9` 1920x1080."
+})
+export type ReframeAspect = typeof ReframeAspect.Type
+
+export const ReframeMode = Schema.Literal("face", "center", "split", "fit").annotations({
+  description:
+    "`face`: the window follows the speaker's face (centre where a scene has none); `split`: two faces far apart, one above the other, each followed " +
+    "(`face` when the source seldom shows two); `center`: a fixed window in the middle; `fit`: the whole picture, letterboxed over a blurred copy of itself."
+})
+export type ReframeMode = typeof ReframeMode.Type
+
+export const ReframeSettings = Schema.Struct({
+  aspectRatio: ReframeAspect,
+  mode: ReframeMode
+}).annotations({
+  identifier: "Reframe",
+  description:
+    "Reframe the source to another shape. The window cut out of the source is scaled up to the output's size (a 9:16 output of a 1920x1080 " +
+    "source is a 608x1080 window shown at 1080x1920); `fit` keeps the whole picture instead. `face` and `split` are charged per started minute of source (see /v1/pricing)."
+})
+export type ReframeSettings = typeof ReframeSettings.Type
+
+/** The output's size for each shape: 1080 on the short side, as the platforms ask. */
+export const REFRAMED_SIZES: Readonly<Record<ReframeAspect, { readonly width: number; readonly height: number }>> = {
+  "9:16": { width: 1080, height: 1920 },
+  "1:1": { width: 1080, height: 1080 },
+  "4:5": { width: 1080, height: 1350 },
+  "16:9": { width: 1920, height: 1080 }
+}
+
+/** Whether the mode looks for faces (an analysis of the source, charged). */
+export const needsFaces = (mode: ReframeMode): boolean => mode === "face" || mode === "split"
+
+/** A face found on a sampled frame, in source pixels. */
+export interface FaceBox {
+  readonly x: number
+  readonly y: number
+  readonly width: number
+  readonly height: number
+  readonly score: number
+}
+
+export interface FaceSample {
+  readonly seconds: number
+  readonly faces: ReadonlyArray<FaceBox>
+}
+
+/** What the analysis of a source found: faces on frames sampled in order, and where its scenes change. */
+export interface SourceFaces {
+  readonly samples: ReadonlyArray<FaceSample>
+  readonly sceneCuts: ReadonlyArray<number>
+}
+
+const Pixels = Schema.Int.pipe(Schema.nonNegative())
+
+export const CameraKey = Schema.Struct({
+  seconds: Schema.Number.pipe(Schema.nonNegative()),
+  x: Pixels.annotations({ description: "The window's left edge in source pixels." }),
+  y: Pixels.annotations({ description: "The window's top edge in source pixels." }),
+  cut: Schema.optional(Schema.Boolean).annotations({ description: "The window jumps here (a scene change) instead of easing from the key before." })
+}).annotations({
+  identifier: "CameraKey",
+  description:
+    "A point the window passes through: it holds between two keys at one place, starts and stops at rest, and moves on a smooth curve through keys in between (monotone: it never overshoots a key)."
+})
+export type CameraKey = typeof CameraKey.Type
+
+export const Framing = Schema.Struct({
+  mode: ReframeMode.annotations({ description: "The mode drawn: `split` asked of a source that seldom shows two faces is drawn as `face`." }),
+  aspectRatio: ReframeAspect,
+  sourceWidth: Pixels,
+  sourceHeight: Pixels,
+  width: Pixels.annotations({ description: "The output's width." }),
+  height: Pixels.annotations({ description: "The output's height." }),
+  crop: Schema.Struct({ width: Pixels, height: Pixels }).annotations({ description: "Each window's size in source pixels." }),
+  paths: Schema.Array(Schema.Array(CameraKey)).annotations({
+    description: "One path per window: one for `face` and `center`, two for `split` (the top window's first), none for `fit`."
+  })
+}).annotations({ identifier: "Framing", description: "Where the reframed video's windows are in the source, over time." })
+export type Framing = typeof Framing.Type
+
+interface Size {
+  readonly width: number
+  readonly height: number
+}
+
+const even = (n: number): number => Math.max(2, Math.round(n / 2) * 2)
+const clamp = (n: number, low: number, high: number): number => Math.min(high, Math.max(low, n))
+
+/** The largest window of the output's shape that fits in the source. */
+export const cropSize = (source: Size, output: Size): Size =>
+  source.width * output.height > output.width * source.height
+    ? { width: Math.min(source.width, even((source.height * output.width) / output.height)), height: source.height }
+    : { width: source.width, height: Math.min(source.height, even((source.width * output.height) / output.width)) }
+
+/** A split's window (half the output's height): no wider than half the source, so two faces apart fill one each. */
+const splitCrop = (source: Size, output: Size): Size => {
+  const half = { width: output.width, height: output.height / 2 }
+  const widest = cropSize(source, half)
+  const width = Math.min(widest.width, even(source.width / 2))
+  return { width, height: Math.min(source.height, even((width * half.height) / half.width)) }
+}
+
+/** The window holds still while the face stays within this share of the window's size from where it was framed. */
+export const DEAD_ZONE = 0.08
+/** A move lasts at least this long, and no faster than this many window widths a second. */
+const MIN_MOVE_SECONDS = 0.5
+const WINDOWS_PER_SECOND = 0.8
+/** How much longer a move may take to land on a sample with a face, rather than on no sample. */
+const LANDING_WAIT_SECONDS = 1
+/** Where the face's middle sits from the window's top, when the window is shorter than the source. */
+const FACE_LEVEL = 0.4
+/** Two faces further apart than this share of a single window's width cannot share one: a split shows both. */
+const SPLIT_APART = 0.6
+/** A split is drawn when at least this share of the samples with a face shows two apart. */
+const SPLIT_SHARE = 0.3
+
+const centreOf = (face: FaceBox) => ({ x: face.x + face.width / 2, y: face.y + face.height / 2 })
+const area = (face: FaceBox) => face.width * face.height
+
+/** The window that frames a point: the point in the middle across, at FACE_LEVEL down, kept inside the source. */
+const windowOn = (point: { readonly x: number; readonly y: number }, crop: Size, source: Size) => ({
+  x: Math.round(clamp(point.x - crop.width / 2, 0, source.width - crop.width)),
+  y: Math.round(clamp(point.y - crop.height * FACE_LEVEL, 0, source.height - crop.height))
+})
+
+/** Chooses the face a window follows on one sample, given the one it followed before (null: none yet). */
+type Chooser = (faces: ReadonlyArray<FaceBox>, previous: { readonly x: number; readonly y: number } | null) => { readonly x: number; readonly y: number } | null
+
+/** The largest face, unless the one followed before is still there and at least half its size: no flicking between two. */
+const speakerFace: Chooser = (faces, previous) => {
+  const largest = faces.reduce<FaceBox | null>((best, f) => (best === null || area(f) > area(best) ? f : best), null)
+  if (largest === null) return null
+  if (previous === null) return centreOf(largest)
+  const near = faces
+    .filter((f) => area(f) >= area(largest) / 2)
+    .map(centreOf)
+    .reduce((best, c) => (Math.hypot(c.x - previous.x, c.y - previous.y) < Math.hypot(best.x - previous.x, best.y - previous.y) ? c : best))
+  return near
+}
+
+/** The two largest faces in order across: the split's top window follows the left one, the bottom the right one. */
+const twoApart = (faces: ReadonlyArray<FaceBox>, single: Size): readonly [FaceBox, FaceBox] | null => {
+  const [a, b] = [...faces].sort((p, q) => area(q) - area(p))
+  if (a === undefined || b === undefined) return null
+  const [left, right] = centreOf(a).x <= centreOf(b).x ? [a, b] : [b, a]
+  return centreOf(right).x - centreOf(left).x >= single.width * SPLIT_APART ? [left, right] : null
+}
+
+const splitSide = (side: 0 | 1, single: Size): Chooser => (faces, previous) => {
+  const pair = twoApart(faces, single)
+  if (pair !== null) return centreOf(pair[side])
+  // One face (or two close together): this window keeps following whichever is nearest its own, if any is near.
+  if (previous === null) return null
+  const near = faces.map(centreOf).find((c) => Math.abs(c.x - previous.x) < single.width * SPLIT_APART / 2)
+  return near ?? null
+}
+
+/** The scenes: spans of the source between its cuts. */
+const scenesOf = (sceneCuts: ReadonlyArray<number>, durationSeconds: number) => {
+  const cuts = [...sceneCuts].filter((t) => t > 0 && t < durationSeconds).sort((a, b) => a - b)
+  const starts = [0, ...cuts]
+  return starts.map((start, i) => ({ start, end: cuts[i] ?? durationSeconds }))
+}
+
+/**
+ * One window's path. Within a scene: framed on the first face found, held while the face stays inside
+ * the dead zone, and moved when it leaves: from the sample before it left (the analysis is offline), over
+ * a time that grows with the distance, to where the face is when the move ends. A scene starts with a
+ * cut to its own framing; one with no face is framed on `fallback`.
+ */
+const trackPath = (
+  faces: SourceFaces,
+  durationSeconds: number,
+  crop: Size,
+  source: Size,
+  choose: Chooser,
+  fallback: { readonly x: number; readonly y: number }
+): ReadonlyArray<CameraKey> => {
+  const keys: Array<CameraKey> = []
+  const dead = { x: crop.width * DEAD_ZONE, y: crop.height * DEAD_ZONE }
+  scenesOf(faces.sceneCuts, durationSeconds).forEach((scene, s) => {
+    const samples = faces.samples.filter((sample) => sample.seconds >= scene.start && sample.seconds < scene.end)
+    let followed: { x: number; y: number } | null = null
+    const targets = samples.map((sample) => {
+      const chosen = choose(sample.faces, followed)
+      if (chosen !== null) followed = chosen
+      return { seconds: sample.seconds, window: chosen === null ? null : windowOn(chosen, crop, source) }
+    })
+    const first = targets.find((t) => t.window !== null)?.window ?? windowOn(fallback, crop, source)
+    keys.push({ seconds: scene.start, ...first, ...(s > 0 ? { cut: true } : {}) })
+    let at = first
+    let busyUntil = scene.start
+    targets.forEach((target, i) => {
+      if (target.window === null || target.seconds < busyUntil) return
+      if (Math.abs(target.window.x - at.x) <= dead.x && Math.abs(target.window.y - at.y) <= dead.y) return
+      const start = Math.max(busyUntil, targets[i - 1]?.seconds ?? scene.start)
+      const distance = Math.max(Math.abs(target.window.x - at.x) / crop.width, Math.abs(target.window.y - at.y) / crop.height)
+      const needed = Math.max(MIN_MOVE_SECONDS, distance / WINDOWS_PER_SECOND)
+      // The move lands on the first sample with a face once it has had time enough, framing that face
+      // (where it is by then): along a steady pan the moves join at the samples and the path runs on.
+      const landing = targets.find((t) => t.window !== null && t.seconds >= start + needed && t.seconds <= Math.min(scene.end, start + needed + LANDING_WAIT_SECONDS))
+      const end = landing?.seconds ?? Math.min(scene.end, start + needed)
+      const aim = landing?.window ?? target.window
+      if (start > keys.at(-1)!.seconds) keys.push({ seconds: start, ...at })
+      keys.push({ seconds: end, ...aim })
+      at = aim
+      busyUntil = end
+    })
+  })
+  return keys
+}
+
+/**
+ * The framing of a source for the settings: the output's size, each window's crop and path. `faces` is
+ * the analysis (face and split modes); without it those modes frame the centre.
+ */
+export const planFraming = (
+  settings: ReframeSettings,
+  source: Size & { readonly durationSeconds: number },
+  faces: SourceFaces | null
+): Framing => {
+  const output = REFRAMED_SIZES[settings.aspectRatio]
+  const single = cropSize(source, output)
+  const middle = { x: source.width / 2, y: source.height / 2 }
+  const base = { aspectRatio: settings.aspectRatio, sourceWidth: source.width, sourceHeight: source.height, ...output }
+  const fixed = (crop: Size, point: { x: number; y: number }): ReadonlyArray<CameraKey> => [{ seconds: 0, ...windowOn(point, crop, source) }]
+  if (settings.mode === "fit") return { ...base, mode: "fit", crop: { width: source.width, height: source.height }, paths: [] }
+  const found = faces ?? { samples: [], sceneCuts: [] }
+  if (settings.mode === "split") {
+    const withFaces = found.samples.filter((s) => s.faces.length > 0)
+    const apart = withFaces.filter((s) => twoApart(s.faces, single) !== null)
+    if (withFaces.length > 0 && apart.length >= withFaces.length * SPLIT_SHARE) {
+      const crop = splitCrop(source, output)
+      return {
+        ...base,
+        mode: "split",
+        crop,
+        paths: ([0, 1] as const).map((side) =>
+          trackPath(found, source.durationSeconds, crop, source, splitSide(side, single), { x: (source.width * (1 + 2 * side)) / 4, y: middle.y }))
+      }
+    }
+  }
+  if (settings.mode === "center") return { ...base, mode: "center", crop: single, paths: [fixed(single, middle)] }
+  return { ...base, mode: "face", crop: single, paths: [trackPath(found, source.durationSeconds, single, source, speakerFace, middle)] }
+}
+
+/**
+ * The slope of one coordinate at key `k`, as monotone cubic interpolation (Fritsch-Carlson) takes it:
+ * zero at a hold, a turn, a scene's first or last key, and the path's ends, so the window starts and
+ * stops at rest and never overshoots a key; between keys along a steady pan, the pan's own speed.
+ */
+const slopeAt = (path: ReadonlyArray<CameraKey>, k: number, axis: "x" | "y"): number => {
+  const [before, at, after] = [path[k - 1], path[k], path[k + 1]]
+  if (before === undefined || at === undefined || after === undefined || at.cut === true || after.cut === true) return 0
+  const [h0, h1] = [at.seconds - before.seconds, after.seconds - at.seconds]
+  if (!(h0 > 0) || !(h1 > 0)) return 0
+  const [d0, d1] = [(at[axis] - before[axis]) / h0, (after[axis] - at[axis]) / h1]
+  if (d0 * d1 <= 0) return 0
+  const [w0, w1] = [2 * h1 + h0, h1 + 2 * h0]
+  return (w0 + w1) / (w0 / d0 + w1 / d1)
+}
+
+/**
+ * Where a path puts its window at a time: at a key, held between two keys at one place, jumping at a
+ * cut, and otherwise on the monotone cubic through the keys (eased from rest, steady along a pan).
+ */
+export const windowAt = (path: ReadonlyArray<CameraKey>, seconds: number): { readonly x: number; readonly y: number } => {
+  // The last key at or before the time, found by halving (an export asks once a frame of a long path).
+  let [i, high] = [0, path.length - 1]
+  while (i < high) {
+    const mid = Math.ceil((i + high) / 2)
+    if (path[mid]!.seconds <= seconds) i = mid
+    else high = mid - 1
+  }
+  const from = path[i]
+  if (from === undefined) return { x: 0, y: 0 }
+  const to = path[i + 1]
+  if (to === undefined || to.cut === true || seconds <= from.seconds) return { x: from.x, y: from.y }
+  const h = to.seconds - from.seconds
+  const u = (seconds - from.seconds) / h
+  const hermite = (axis: "x" | "y") =>
+    (2 * u ** 3 - 3 * u ** 2 + 1) * from[axis] + (u ** 3 - 2 * u ** 2 + u) * h * slopeAt(path, i, axis) +
+    (-2 * u ** 3 + 3 * u ** 2) * to[axis] + (u ** 3 - u ** 2) * h * slopeAt(path, i + 1, axis)
+  return { x: Math.round(hermite("x")), y: Math.round(hermite("y")) }
+}

@@ -1,0 +1,36 @@
+// The reframe asked at create, planned once the source is probed: charged and looked at for faces
+// (`face`, `split`), then the windows' paths saved as the project's framing, which the export draws.
+// Planning again (a retried job) looks again and charges nothing more.
+import { Effect, Option } from "effect"
+import { FaceFinder } from "../../../../domain/ports/face-finder.ts"
+import { VideoStore } from "../../../../domain/ports/video-store.ts"
+import { reframeCredits } from "../../../../domain/pricing.ts"
+import { needsFaces, planFraming, type ReframeSettings } from "../../../../domain/reframe.ts"
+import type { VideoRecord } from "../../../../domain/video.ts"
+import { chargeWork } from "../../../shared/credits/charge-work.ts"
+
+export const planReframe = (
+  video: VideoRecord,
+  sourcePath: string,
+  source: { readonly width: number; readonly height: number; readonly durationSeconds: number },
+  settings: ReframeSettings
+) =>
+  Effect.gen(function*() {
+    const faces = needsFaces(settings.mode)
+      ? yield* chargeWork(video, "reframing", reframeCredits(source.durationSeconds), "Reframing was not charged; top up credits and create the video again.").pipe(
+        Effect.zipRight(Effect.flatMap(FaceFinder, (finder) => finder.find({ input: sourcePath, ...source })))
+      )
+      : null
+    const framing = planFraming(settings, source, faces)
+    const videos = yield* VideoStore
+    const edits = Option.getOrThrow(yield* videos.getCaptionEdits(video.id))
+    yield* videos.saveCaptionEdits(video.id, { ...edits, framing })
+    yield* Effect.logInfo("framing planned").pipe(Effect.annotateLogs({
+      videoId: video.id,
+      mode: framing.mode,
+      keys: framing.paths.reduce((n, path) => n + path.length, 0),
+      samplesWithFaces: faces?.samples.filter((s) => s.faces.length > 0).length ?? 0,
+      samples: faces?.samples.length ?? 0,
+      sceneCuts: faces?.sceneCuts.length ?? 0
+    }))
+  }).pipe(Effect.withSpan("planReframe", { attributes: { videoId: video.id, mode: settings.mode, aspectRatio: settings.aspectRatio } }))

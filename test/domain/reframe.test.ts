@@ -1,0 +1,153 @@
+// Reframing's arithmetic on known face samples: the window's size for each shape, a path that follows a
+// moving face smoothly and holds still for a face that only jitters, a cut (not a pan) at a scene
+// change, the centre where no face is found, and two faces apart drawn as a split.
+import { describe, expect, it } from "vitest"
+import { cropSize, DEAD_ZONE, type FaceBox, type FaceSample, type Framing, planFraming, REFRAMED_SIZES, type SourceFaces, windowAt } from "../../domain/reframe.ts"
+
+const SOURCE = { width: 1920, height: 1080, durationSeconds: 10 }
+const RATE = 30
+
+/** A face 300 px high whose middle is at (x, y). */
+const faceAt = (x: number, y = 500, size = 300): FaceBox => ({ x: x - size * 0.4, y: y - size / 2, width: size * 0.8, height: size, score: 0.8 })
+const centreX = (face: FaceBox) => face.x + face.width / 2
+
+const sampled = (seconds: number, faces: (t: number) => ReadonlyArray<FaceBox>, perSecond = 1): ReadonlyArray<FaceSample> =>
+  Array.from({ length: Math.floor(seconds * perSecond) }, (_, i) => {
+    const t = (i + 0.5) / perSecond
+    return { seconds: t, faces: faces(t) }
+  })
+
+/** Each frame's window across the source, frame by frame. */
+const framesOf = (framing: Framing, window = 0, seconds = SOURCE.durationSeconds) =>
+  Array.from({ length: Math.round(seconds * RATE) }, (_, f) => windowAt(framing.paths[window]!, f / RATE))
+
+const steps = (xs: ReadonlyArray<number>) => xs.slice(1).map((x, i) => x - xs[i]!)
+
+describe("cropSize", () => {
+  it("cuts the largest window of the output's shape out of the source", () => {
+    expect(cropSize(SOURCE, REFRAMED_SIZES["9:16"])).toEqual({ width: 608, height: 1080 })
+    expect(cropSize(SOURCE, REFRAMED_SIZES["1:1"])).toEqual({ width: 1080, height: 1080 })
+    expect(cropSize(SOURCE, REFRAMED_SIZES["4:5"])).toEqual({ width: 864, height: 1080 })
+    expect(cropSize(SOURCE, REFRAMED_SIZES["16:9"])).toEqual({ width: 1920, height: 1080 })
+    expect(cropSize({ width: 1080, height: 1920 }, REFRAMED_SIZES["16:9"])).toEqual({ width: 1080, height: 608 })
+  })
+})
+
+describe("planFraming in face mode", () => {
+  it("follows a face moving across the picture smoothly, keeping it near the window's middle", () => {
+    const path = (t: number) => 300 + t * 130
+    const faces: SourceFaces = { samples: sampled(10, (t) => [faceAt(path(t))]), sceneCuts: [] }
+    const framing = planFraming({ aspectRatio: "9:16", mode: "face" }, SOURCE, faces)
+    expect(framing).toMatchObject({ mode: "face", width: 1080, height: 1920, crop: { width: 608, height: 1080 } })
+    const xs = framesOf(framing).map((w) => w.x)
+    // Inside the middle third of the window (a third of 608 is 203: 101 px either side) once the window can follow.
+    const off = xs.map((x, f) => Math.abs(x + 304 - path(f / RATE))).filter((_, f) => f / RATE >= 0.5 && path(f / RATE) < 1920 - 304)
+    expect(Math.max(...off)).toBeLessThan(101)
+    const speeds = steps(xs)
+    expect(Math.max(...speeds.map(Math.abs))).toBeLessThanOrEqual(8)
+    // Smooth: the speed changes by at most 2 px a frame from one frame to the next.
+    expect(Math.max(...steps(speeds).map(Math.abs))).toBeLessThanOrEqual(2)
+  })
+
+  it("holds still while a face only jitters inside the dead zone", () => {
+    const jitter = [0, 25, -20, 10, -30, 15, 5, -10, 20, -25]
+    const faces: SourceFaces = { samples: sampled(10, (t) => [faceAt(960 + jitter[Math.floor(t)]!)]), sceneCuts: [] }
+    expect(30).toBeLessThan(608 * DEAD_ZONE)
+    const framing = planFraming({ aspectRatio: "9:16", mode: "face" }, SOURCE, faces)
+    expect(new Set(framesOf(framing).map((w) => w.x)).size).toBe(1)
+  })
+
+  it("cuts to the new framing at a scene change instead of panning", () => {
+    const faces: SourceFaces = { samples: sampled(10, (t) => [faceAt(t < 4 ? 400 : 1500)]), sceneCuts: [4] }
+    const framing = planFraming({ aspectRatio: "9:16", mode: "face" }, SOURCE, faces)
+    expect(framing.paths[0]).toEqual([{ seconds: 0, x: 96, y: 0 }, { seconds: 4, x: 1196, y: 0, cut: true }])
+    const moves = steps(framesOf(framing).map((w) => w.x)).flatMap((step, f) => (step === 0 ? [] : [[f + 1, step]]))
+    expect(moves).toEqual([[4 * RATE, 1100]])
+  })
+
+  it("frames the centre of a scene where no face is found, and of a source without any", () => {
+    const none = planFraming({ aspectRatio: "9:16", mode: "face" }, SOURCE, { samples: sampled(10, () => []), sceneCuts: [] })
+    expect(none.paths).toEqual([[{ seconds: 0, x: 656, y: 0 }]])
+    const second = planFraming({ aspectRatio: "9:16", mode: "face" }, SOURCE, { samples: sampled(10, (t) => (t < 5 ? [faceAt(300)] : [])), sceneCuts: [5] })
+    expect(second.paths[0]).toEqual([{ seconds: 0, x: 0, y: 0 }, { seconds: 5, x: 656, y: 0, cut: true }])
+  })
+
+  it("keeps following the face it followed while another of at least half its size is in the picture", () => {
+    const speaker = (t: number) => faceAt(500 + (t > 5 ? 200 : 0), 500, 300)
+    const other = faceAt(1500, 500, 340)
+    const framing = planFraming({ aspectRatio: "9:16", mode: "face" }, SOURCE, {
+      samples: sampled(10, (t) => (t < 1 ? [speaker(t)] : [other, speaker(t)])),
+      sceneCuts: []
+    })
+    const xs = framesOf(framing).map((w) => w.x + 304)
+    expect(Math.max(...xs)).toBeLessThan(800)
+    expect(Math.abs(xs.at(-1)! - centreX(speaker(9)))).toBeLessThan(608 * DEAD_ZONE + 1)
+  })
+
+  it("moves the window down to a face in a tall source made wide", () => {
+    const tall = { width: 1080, height: 1920, durationSeconds: 4 }
+    const framing = planFraming({ aspectRatio: "16:9", mode: "face" }, tall, { samples: sampled(4, () => [faceAt(540, 1400)]), sceneCuts: [] })
+    expect(framing.crop).toEqual({ width: 1080, height: 608 })
+    // The face's middle 40% down the window.
+    expect(framing.paths[0]).toEqual([{ seconds: 0, x: 0, y: Math.round(1400 - 608 * 0.4) }])
+  })
+})
+
+describe("planFraming in the other modes", () => {
+  it("centre: one fixed window in the middle, whatever the faces", () => {
+    const framing = planFraming({ aspectRatio: "1:1", mode: "center" }, SOURCE, null)
+    expect(framing).toMatchObject({ mode: "center", width: 1080, height: 1080, crop: { width: 1080, height: 1080 }, paths: [[{ seconds: 0, x: 420, y: 0 }]] })
+  })
+
+  it("fit: no window, the whole picture at the output's size", () => {
+    expect(planFraming({ aspectRatio: "4:5", mode: "fit" }, SOURCE, null)).toMatchObject({
+      mode: "fit",
+      width: 1080,
+      height: 1350,
+      crop: { width: 1920, height: 1080 },
+      paths: []
+    })
+  })
+
+  it("split: two faces far apart, one window on each, the left one on top", () => {
+    const faces: SourceFaces = { samples: sampled(10, (t) => [faceAt(1450 + 20 * Math.sin(t)), faceAt(420, 450)]), sceneCuts: [] }
+    const framing = planFraming({ aspectRatio: "9:16", mode: "split" }, SOURCE, faces)
+    expect(framing.mode).toBe("split")
+    expect(framing.crop).toEqual({ width: 960, height: 854 })
+    const [top, bottom] = [framesOf(framing, 0), framesOf(framing, 1)]
+    for (const w of top) expect(Math.abs(w.x + 480 - 420)).toBeLessThanOrEqual(480 * DEAD_ZONE * 2 + 1)
+    for (const w of bottom) expect(Math.abs(w.x + 480 - 1450)).toBeLessThan(960 * DEAD_ZONE + 20)
+  })
+
+  it("split of a source that seldom shows two faces apart is drawn as face", () => {
+    const faces: SourceFaces = { samples: sampled(10, (t) => (t < 2 ? [faceAt(400), faceAt(1500)] : [faceAt(400)])), sceneCuts: [] }
+    expect(planFraming({ aspectRatio: "9:16", mode: "split" }, SOURCE, faces)).toMatchObject({ mode: "face", crop: { width: 608, height: 1080 } })
+  })
+})
+
+describe("windowAt", () => {
+  const path = [
+    { seconds: 0, x: 100, y: 0 },
+    { seconds: 1, x: 100, y: 0 },
+    { seconds: 2, x: 300, y: 0 },
+    { seconds: 3, x: 500, y: 0 },
+    { seconds: 4, x: 500, y: 0 },
+    { seconds: 6, x: 50, y: 0, cut: true }
+  ]
+
+  it("holds, starts and stops at rest, runs steadily along a pan, and never overshoots a key", () => {
+    expect(windowAt(path, 0.5)).toEqual({ x: 100, y: 0 })
+    expect(windowAt(path, 2)).toEqual({ x: 300, y: 0 })
+    expect(windowAt(path, 3.5)).toEqual({ x: 500, y: 0 })
+    expect(windowAt(path, 1.02).x - 100).toBeLessThan(2)
+    const xs = Array.from({ length: 121 }, (_, f) => windowAt(path, 1 + f / 60).x)
+    expect(steps(xs).every((s) => s >= 0)).toBe(true)
+    expect(Math.max(...xs)).toBe(500)
+  })
+
+  it("jumps at a cut key and holds before it", () => {
+    expect(windowAt(path, 5.99)).toEqual({ x: 500, y: 0 })
+    expect(windowAt(path, 6)).toEqual({ x: 50, y: 0 })
+    expect(windowAt(path, 60)).toEqual({ x: 50, y: 0 })
+  })
+})
