@@ -124,17 +124,20 @@ export interface PipelineRun {
 export interface PipelineOptions {
   readonly timeoutMs?: number
   readonly pollMs?: number
+  /** More form fields of the create (JSON values as text), e.g. `reframe`. */
+  readonly fields?: Readonly<Record<string, string>>
 }
 
 export const pipeline = async (
   service: ServiceProcess,
   clip: Pick<Clip, "path">,
-  { timeoutMs = PIPELINE_TIMEOUT_MS, pollMs = 100 }: PipelineOptions = {}
+  { timeoutMs = PIPELINE_TIMEOUT_MS, pollMs = 100, fields = {} }: PipelineOptions = {}
 ): Promise<PipelineRun> => {
   const auth = { authorization: `Bearer ${service.token}` }
   const form = new FormData()
   form.append("file", await openAsBlob(clip.path, { type: "video/mp4" }), "clip.mp4")
   form.append("render", "{}")
+  for (const [name, value] of Object.entries(fields)) form.append(name, value)
   const started = performance.now()
   const created = await fetch(`${service.baseUrl}/v1/caption-videos`, { method: "POST", headers: auth, body: form })
   const uploadSeconds = seconds(performance.now() - started)

@@ -22,7 +22,7 @@ export const REMOVAL_ANALYSIS_CREDITS_PER_MINUTE = 2
 export const REMOVAL_WIPE_CREDITS_PER_MINUTE = 8
 
 /** Reframing that looks for faces (`face`, `split`), per started minute of source; `center` and `fit` look at nothing and cost nothing. */
-export const REFRAME_CREDITS_PER_MINUTE = 1
+export const REFRAME_CREDITS_PER_MINUTE = 2
 
 /** A fake-text screenshot: one png, one price. */
 export const FAKE_TEXT_SCREENSHOT_CREDITS = 10

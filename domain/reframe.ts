@@ -25,7 +25,7 @@ export const ReframeSettings = Schema.Struct({
   identifier: "Reframe",
   description:
     "Reframe the source to another shape. The window cut out of the source is scaled up to the output's size (a 9:16 output of a 1920x1080 " +
-    "source is a 608x1080 window shown at 1080x1920); `fit` keeps the whole picture instead. `face` and `split` are charged per started minute of source (see /v1/pricing)."
+    "source is a 608x1080 window shown at 1080x1920); `fit` keeps the whole picture instead. `face` and `split` look at the source for faces, charged per started minute of source."
 })
 export type ReframeSettings = typeof ReframeSettings.Type
 
@@ -63,7 +63,7 @@ export interface SourceFaces {
 const Pixels = Schema.Int.pipe(Schema.nonNegative())
 
 export const CameraKey = Schema.Struct({
-  seconds: Schema.Number.pipe(Schema.nonNegative()),
+  seconds: Schema.Number.pipe(Schema.nonNegative()).annotations({ description: "The time on the source's timeline." }),
   x: Pixels.annotations({ description: "The window's left edge in source pixels." }),
   y: Pixels.annotations({ description: "The window's top edge in source pixels." }),
   cut: Schema.optional(Schema.Boolean).annotations({ description: "The window jumps here (a scene change) instead of easing from the key before." })
@@ -77,11 +77,14 @@ export type CameraKey = typeof CameraKey.Type
 export const Framing = Schema.Struct({
   mode: ReframeMode.annotations({ description: "The mode drawn: `split` asked of a source that seldom shows two faces is drawn as `face`." }),
   aspectRatio: ReframeAspect,
-  sourceWidth: Pixels,
-  sourceHeight: Pixels,
+  sourceWidth: Pixels.annotations({ description: "The source's width (display, rotation applied)." }),
+  sourceHeight: Pixels.annotations({ description: "The source's height." }),
   width: Pixels.annotations({ description: "The output's width." }),
   height: Pixels.annotations({ description: "The output's height." }),
-  crop: Schema.Struct({ width: Pixels, height: Pixels }).annotations({ description: "Each window's size in source pixels." }),
+  crop: Schema.Struct({
+    width: Pixels.annotations({ description: "A window's width in source pixels." }),
+    height: Pixels.annotations({ description: "A window's height in source pixels." })
+  }).annotations({ description: "Each window's size in source pixels." }),
   paths: Schema.Array(Schema.Array(CameraKey)).annotations({
     description: "One path per window: one for `face` and `center`, two for `split` (the top window's first), none for `fit`."
   })

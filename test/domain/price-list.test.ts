@@ -5,6 +5,7 @@ import { PRICE_LIST, type PriceRow } from "../../domain/price-list.ts"
 import {
   byokRenderCents,
   captionCredits,
+  reframeCredits,
   FAKE_TEXT_SCREENSHOT_CREDITS,
   removalAnalysisCredits,
   removalWipeCredits,
@@ -15,6 +16,7 @@ import {
 /** The function that charges each item of the list; a new charged item must be named here. */
 const CHARGE_OF: Readonly<Record<string, (seconds: number) => number>> = {
   "captions": captionCredits,
+  "reframing": reframeCredits,
   "speech": speechCredits,
   "render at 30 fps": (s) => renderCredits(s, 30),
   "render at 60 fps": (s) => renderCredits(s, 60),

@@ -68,7 +68,7 @@ describe("tools/list", () => {
     expect(getVideo.inputSchema.required).toEqual(["id"])
     const caption = tools.find((t) => t.name === "create_caption_video")!
     expect(caption.inputSchema.required).toEqual(["url"])
-    expect(Object.keys(caption.inputSchema.properties ?? {}).sort()).toEqual(["emoji", "emphasis", "hook", "language", "platform", "render", "templateId", "transcript", "trim", "url", "webhookUrl"])
+    expect(Object.keys(caption.inputSchema.properties ?? {}).sort()).toEqual(["emoji", "emphasis", "hook", "language", "platform", "reframe", "render", "templateId", "transcript", "trim", "url", "webhookUrl"])
   })
 })
 

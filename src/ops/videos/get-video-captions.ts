@@ -9,6 +9,7 @@ import { Conflict } from "../../../domain/errors.ts"
 import { Language } from "../../../domain/languages.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { Platform } from "../../../domain/safe-zones.ts"
+import { Framing, ReframeSettings } from "../../../domain/reframe.ts"
 import { Cut, retimeCaptions, TrimSettings } from "../../../domain/trim.ts"
 import { VideoId, type VideoRecord } from "../../../domain/video.ts"
 import { operation } from "../../kernel/operation.ts"
@@ -36,6 +37,10 @@ export const VideoCaptions = Schema.Struct({
   cuts: Schema.Array(Cut).annotations({
     description:
       "Spans of the source left out of the output, in order: the trim's, less those restored. Words, pages and `lineStarts` are on the source's timeline (as the editor plays it); the output's captions are these moved back by the cuts before them, and a word inside a cut is not in the output."
+  }),
+  reframe: Schema.NullOr(ReframeSettings).annotations({ description: "The shape and mode the output was reframed to; null when it keeps the source's frame." }),
+  framing: Schema.NullOr(Framing).annotations({
+    description: "Where the output's windows are in the source over time (source pixels, source timeline); null without a reframe, or until the source was looked at."
   }),
   pages: Schema.Array(CaptionPage).annotations({ description: "Words grouped into lines and pages as they are burned in, on the source's timeline." }),
   readability: CaptionReadability,
@@ -91,6 +96,8 @@ export const videoCaptions = (id: string) =>
       emoji: edits.emoji,
       trim: edits.trim,
       cuts: edits.cuts,
+      reframe: edits.reframe,
+      framing: edits.framing,
       pages,
       readability: readabilityOf(shown),
       srt: toSrt(shown),

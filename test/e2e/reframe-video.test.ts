@@ -1,0 +1,103 @@
+// A landscape talk made a vertical short over HTTP: festival speech over a head (from the photos
+// @vladmandic/face-api ships) moving across a 640x360 picture, created with `reframe`, rendered at the
+// shape asked; the framing on the captions resource, the reframing's charge, and the 400s.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { execFile } from "node:child_process"
+import { openAsBlob } from "node:fs"
+import { mkdtemp, rm, writeFile } from "node:fs/promises"
+import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { promisify } from "node:util"
+import { REFRAME_CREDITS_PER_MINUTE } from "../../domain/pricing.ts"
+import { startApp, type TestApp } from "../support/app.ts"
+import { speak } from "../support/festival.ts"
+import { call, waitForVideo } from "../support/http-client.ts"
+import { probeVideo } from "../support/media-checks.ts"
+
+const run = promisify(execFile)
+const require = createRequire(import.meta.url)
+const DEMO = join(dirname(require.resolve("@vladmandic/face-api/package.json")), "demo")
+
+let app: TestApp
+let dir: string
+let talk: string
+
+beforeAll(async () => {
+  app = await startApp()
+  dir = await mkdtemp(join(tmpdir(), "reframe-e2e-"))
+  const speech = await speak("Today we talk about the harbour. The boats come in early, and the market opens at six.", dir)
+  talk = join(dir, "talk.mp4")
+  await run("ffmpeg", [
+    "-nostdin", "-y", "-v", "error",
+    "-f", "lavfi", "-i", "color=c=0x4a6a8a:s=640x360:r=30",
+    "-i", join(DEMO, "sample2.jpg"), "-i", speech.wavPath,
+    "-filter_complex", "[1:v]crop=340:420:1372:70,scale=-2:130,loop=-1:1[head];[0:v][head]overlay=x='40+t*70':y=110:shortest=1[v]",
+    "-map", "[v]", "-map", "2:a", "-shortest",
+    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", talk
+  ])
+})
+
+afterAll(async () => {
+  await app?.close()
+  await rm(dir, { recursive: true, force: true })
+})
+
+const upload = async (token: string, fields: Readonly<Record<string, string>>) => {
+  const form = new FormData()
+  form.set("file", await openAsBlob(talk), "talk.mp4")
+  for (const [name, value] of Object.entries(fields)) form.set(name, value)
+  return call(app.baseUrl, "/v1/caption-videos", { token, form })
+}
+
+describe("reframe on caption videos", () => {
+  it("follows the face into a 9:16 render, lists the framing with the captions, and charges the looking per started minute", async () => {
+    const { token } = await app.createWorkspace()
+    const created = await upload(token, { reframe: JSON.stringify({ aspectRatio: "9:16", mode: "face" }), render: "{}" })
+    expect(created.status).toBe(200)
+    const video = await waitForVideo(app.baseUrl, token, created.body.id)
+    expect(video.error).toBeUndefined()
+    expect(video.status).toBe("completed")
+    expect([video.width, video.height]).toEqual([1080, 1920])
+
+    const mp4 = join(dir, "reframed.mp4")
+    await writeFile(mp4, Buffer.from(await (await fetch(video.videoUrl)).arrayBuffer()))
+    expect(await probeVideo(mp4)).toMatchObject({ width: 1080, height: 1920 })
+
+    const captions = (await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token })).body
+    expect(captions.reframe).toEqual({ aspectRatio: "9:16", mode: "face" })
+    expect(captions.framing).toMatchObject({ mode: "face", sourceWidth: 640, sourceHeight: 360, width: 1080, height: 1920, crop: { width: 202, height: 360 } })
+    // The head moves right: the window follows it.
+    const path = captions.framing.paths[0] as Array<{ seconds: number; x: number }>
+    expect(path.at(-1)!.x).toBeGreaterThan(path[0]!.x + 100)
+
+    const logs = (await call(app.baseUrl, `/v1/credit-logs?videoId=${video.id}`, { token })).body.data as Array<{ operation: string; amount: number }>
+    expect(logs.filter((l) => l.operation === "reframing").map((l) => l.amount)).toEqual([-REFRAME_CREDITS_PER_MINUTE])
+  }, 180_000)
+
+  it("charges nothing to reframe to the centre, and keeps the shape asked", async () => {
+    const { token } = await app.createWorkspace()
+    const created = await upload(token, { reframe: JSON.stringify({ aspectRatio: "1:1", mode: "center" }) })
+    const video = await waitForVideo(app.baseUrl, token, created.body.id)
+    expect(video.status).toBe("completed")
+    expect([video.width, video.height]).toEqual([1080, 1080])
+    const captions = (await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token })).body
+    expect(captions.framing).toMatchObject({ mode: "center", crop: { width: 360, height: 360 }, paths: [[{ seconds: 0, x: 140, y: 0 }]] })
+    const logs = (await call(app.baseUrl, `/v1/credit-logs?videoId=${video.id}`, { token })).body.data as Array<{ operation: string }>
+    expect(logs.map((l) => l.operation)).toEqual(["captions"])
+  }, 180_000)
+
+  it("refuses a shape or mode it does not know, with a 400 naming the field", async () => {
+    const { token } = await app.createWorkspace()
+    const json = (reframe: unknown) => call(app.baseUrl, "/v1/caption-videos", { token, json: { url: "http://127.0.0.1:9/talk.mp4", reframe } })
+    const shape = await json({ aspectRatio: "3:2", mode: "face" })
+    expect(shape.status).toBe(400)
+    expect(shape.body.error.details.field).toBe("reframe.aspectRatio")
+    const mode = await json({ aspectRatio: "9:16", mode: "zoom" })
+    expect(mode.status).toBe(400)
+    expect(mode.body.error.details.field).toBe("reframe.mode")
+    const form = await upload(token, { reframe: "{\"aspectRatio\":\"9:16\"}" })
+    expect(form.status).toBe(400)
+    expect(form.body.error.details.field).toBe("reframe.mode")
+  })
+})
