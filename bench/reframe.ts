@@ -1,18 +1,23 @@
 // What reframing costs, on a 60 s 1920x1080 30 fps talk (festival speech, a head moving to and fro over
 // a moving test picture) made a 9:16 short:
-//   (a) plain ffmpeg re-encode of the output: the middle 608x1080 scaled to 1080x1920, same x264/aac/faststart
+//   (a) plain ffmpeg re-encode of the output: the render's picture chain without the captions (the framing the
+//       service planned: its windows, moved by sendcmd, scaled to 1080x1920), same x264/aac/faststart. Where
+//       the window looks changes what the encoder works on, so a fixed middle window is printed beside it.
 //   (f) finding the faces and scene changes alone (FaceApiFinderLive), against (a): target under 20%
 //   (c) the real service: POST /v1/caption-videos with reframe face and render until completed, against (a): target 1.5x
+//   (c0) the same caption video without reframe (at the source's 1920x1080), to show what reframing adds to the pipeline
 import { execFile } from "node:child_process"
 import { createRequire } from "node:module"
-import { mkdtemp, rm } from "node:fs/promises"
+import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { promisify } from "node:util"
 import { Effect } from "effect"
 import { FaceApiFinderLive } from "../adapters/media/face-api-finder.ts"
 import { x264Args } from "../adapters/media/ffmpeg-engine.ts"
+import { framingFilters } from "../adapters/media/framing-filters.ts"
 import { FaceFinder } from "../domain/ports/face-finder.ts"
+import type { Framing } from "../domain/reframe.ts"
 import { speak } from "../test/support/festival.ts"
 import { pipeline, SCRIPT, stepTimings } from "./caption-render.ts"
 import { type Figure, isEntryPoint, report } from "./figures.ts"
@@ -31,7 +36,10 @@ const timed = async <A>(work: () => Promise<A>): Promise<{ seconds: number; valu
   return { seconds: seconds(performance.now() - started), value }
 }
 
-/** The talk: a head (from @vladmandic/face-api's demo photos) a third of the picture high, moving to and fro, over testsrc2. */
+/**
+ * The talk: a head (from @vladmandic/face-api's demo photos) a third of the picture high over testsrc2,
+ * sitting still and shifting to a new place every 12 s, as a speaker does.
+ */
 const makeTalk = async (dir: string): Promise<string> => {
   const speech = await speak(SCRIPT, dir)
   const photo = join(dirname(require.resolve("@vladmandic/face-api/package.json")), "demo", "sample2.jpg")
@@ -40,7 +48,7 @@ const makeTalk = async (dir: string): Promise<string> => {
     "-nostdin", "-y", "-v", "error",
     "-f", "lavfi", "-i", `testsrc2=s=${WIDTH}x${HEIGHT}:r=${FPS}`,
     "-i", photo, "-i", speech.wavPath,
-    "-filter_complex", "[1:v]crop=340:420:1372:70,scale=-2:380,loop=-1:1[head];[0:v][head]overlay=x='760+560*sin(t/5)':y=330[v];[2:a]apad[a]",
+    "-filter_complex", "[1:v]crop=340:420:1372:70,scale=-2:380,loop=-1:1[head];[0:v][head]overlay=x='760+420*sin(2*floor(t/12))':y=330[v];[2:a]apad[a]",
     "-map", "[v]", "-map", "[a]", "-t", String(SECONDS),
     "-c:v", "libx264", "-preset", "ultrafast", "-crf", "20", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k",
     path
@@ -48,39 +56,52 @@ const makeTalk = async (dir: string): Promise<string> => {
   return path
 }
 
-const plainEncode = (input: string, output: string) =>
-  run("ffmpeg", [
+const plainEncode = async (input: string, output: string, framing: Framing | null) => {
+  const filters = framing === null ? null : framingFilters(framing, `${output}.`, FPS, SECONDS)
+  await Promise.all((filters?.files ?? []).map((file) => writeFile(file.path, file.content)))
+  const chains = filters === null ? ["[0:v:0]crop=608:1080,scale=1080:1920[framed]"] : filters.chains("0:v:0", "framed")
+  await run("ffmpeg", [
     "-nostdin", "-y", "-hide_banner", "-v", "error", "-i", input,
-    "-filter_complex", `[0:v:0]crop=608:1080,scale=1080:1920,setsar=1,fps=${FPS}[v]`,
+    "-filter_complex", [...chains, `[framed]setsar=1,fps=${FPS}[v]`].join(";"),
     "-map", "[v]", "-map", "0:a:0?", ...x264Args(process.env["X264_PRESET"]), "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", output
   ])
+}
 
 export const reframe = async (): Promise<ReadonlyArray<Figure>> => {
   const dir = await mkdtemp(join(tmpdir(), "reelwright-bench-reframe-"))
   try {
     const talk = await makeTalk(dir)
-    const plain = await timed(() => plainEncode(talk, join(dir, "plain.mp4")))
-    process.stdout.write(`${BENCH}: plain re-encode ${plain.seconds.toFixed(1)} s\n`)
+    const middle = await timed(() => plainEncode(talk, join(dir, "middle.mp4"), null))
+    process.stdout.write(`${BENCH}: plain re-encode of the middle ${middle.seconds.toFixed(1)} s\n`)
     const found = await timed(() =>
       Effect.runPromise(Effect.flatMap(FaceFinder, (f) => f.find({ input: talk, width: WIDTH, height: HEIGHT, durationSeconds: SECONDS })).pipe(Effect.provide(FaceApiFinderLive))))
     const withFaces = found.value.samples.filter((s) => s.faces.length > 0).length
     process.stdout.write(`${BENCH}: faces ${found.seconds.toFixed(1)} s (${withFaces}/${found.value.samples.length} samples with a face)\n`)
     const service = await startService()
     let whole: { totalSeconds: number; videoId: string }
+    let unframed: { totalSeconds: number }
     let steps: ReadonlyArray<{ name: string; seconds: number }>
+    let framing: Framing
     try {
       whole = await pipeline(service, { path: talk }, { fields: { reframe: JSON.stringify({ aspectRatio: "9:16", mode: "face" }) } })
-      steps = stepTimings(service.log(), whole.videoId)
+      steps = stepTimings(service.log(), whole.videoId).filter((s) => !s.name.startsWith("job ") || s.name.includes("caption") || s.name.includes("render"))
+      unframed = await pipeline(service, { path: talk })
+      const captions = await fetch(`${service.baseUrl}/v1/videos/${whole.videoId}/captions`, { headers: { authorization: `Bearer ${service.token}` } })
+      framing = ((await captions.json()) as { framing: Framing }).framing
     } finally {
       await service.stop()
     }
+    const plain = await timed(() => plainEncode(talk, join(dir, "plain.mp4"), framing))
     return [
-      { bench: BENCH, name: "(a) plain re-encode of the 9:16 output, 60 s", value: plain.seconds, unit: "s" },
+      { bench: BENCH, name: "(a) plain re-encode of the 9:16 output, 60 s", value: plain.seconds, unit: "s", note: `${framing.paths[0]?.length ?? 0} keys` },
+      { bench: BENCH, name: "    the same of a fixed middle window", value: middle.seconds, unit: "s" },
       { bench: BENCH, name: "(f) faces and scene changes, 60 s of 1080p", value: found.seconds, unit: "s", note: `${withFaces} of ${found.value.samples.length} samples with a face` },
       { bench: BENCH, name: "(f) per minute of source / (a)", value: found.seconds / plain.seconds, unit: "x", target: { atMost: 0.2 } },
       { bench: BENCH, name: "(c) reframed caption video, POST to completed", value: whole.totalSeconds, unit: "s" },
       ...steps.map((s) => ({ bench: BENCH, name: `  ${s.name}`, value: s.seconds, unit: "s" })),
-      { bench: BENCH, name: "(c) / (a)", value: whole.totalSeconds / plain.seconds, unit: "x", target: { atMost: 1.5 } }
+      { bench: BENCH, name: "(c) / (a)", value: whole.totalSeconds / plain.seconds, unit: "x", target: { atMost: 1.5 } },
+      { bench: BENCH, name: "(c0) the same without reframe, POST to completed", value: unframed.totalSeconds, unit: "s" },
+      { bench: BENCH, name: "(c) / (c0)", value: whole.totalSeconds / unframed.totalSeconds, unit: "x" }
     ]
   } finally {
     await rm(dir, { recursive: true, force: true })

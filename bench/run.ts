@@ -10,6 +10,7 @@ import { longSourceMemory } from "./long-source-memory.ts"
 import { mcpCallLoad } from "./mcp-call-load.ts"
 import { queueThroughput } from "./queue-throughput.ts"
 import { recognition } from "./recognition.ts"
+import { reframe } from "./reframe.ts"
 import { telemetryCost } from "./telemetry-cost.ts"
 import { trim } from "./trim.ts"
 import { uploadMemory } from "./upload-memory.ts"
@@ -19,6 +20,7 @@ const figures = [
   ...(await captionRender()),
   ...(await captionRemoval()),
   ...(await trim()),
+  ...(await reframe()),
   ...(await generatedVideo()),
   ...(await uploadMemory()),
   ...(await getVideoLoad()),

@@ -139,16 +139,32 @@ const windowOn = (point: { readonly x: number; readonly y: number }, crop: Size,
 /** Chooses the face a window follows on one sample, given the one it followed before (null: none yet). */
 type Chooser = (faces: ReadonlyArray<FaceBox>, previous: { readonly x: number; readonly y: number } | null) => { readonly x: number; readonly y: number } | null
 
-/** The largest face, unless the one followed before is still there and at least half its size: no flicking between two. */
+/** How much a face counts: its size, by how sure the detector is of it (patterns that look like a face score low). */
+const weight = (face: FaceBox) => area(face) * face.score
+
+/** The weightiest face, unless the one followed before is still there and weighs at least half as much: no flicking between two. */
 const speakerFace: Chooser = (faces, previous) => {
-  const largest = faces.reduce<FaceBox | null>((best, f) => (best === null || area(f) > area(best) ? f : best), null)
-  if (largest === null) return null
-  if (previous === null) return centreOf(largest)
-  const near = faces
-    .filter((f) => area(f) >= area(largest) / 2)
+  const heaviest = faces.reduce<FaceBox | null>((best, f) => (best === null || weight(f) > weight(best) ? f : best), null)
+  if (heaviest === null) return null
+  if (previous === null) return centreOf(heaviest)
+  return faces
+    .filter((f) => weight(f) >= weight(heaviest) / 2)
     .map(centreOf)
     .reduce((best, c) => (Math.hypot(c.x - previous.x, c.y - previous.y) < Math.hypot(best.x - previous.x, best.y - previous.y) ? c : best))
-  return near
+}
+
+/** The middle value of three: one sample's stray detection (a pattern taken for a face) moves nothing. */
+const middleOfThree = (a: number, b: number, c: number) => Math.max(Math.min(a, b), Math.min(Math.max(a, b), c))
+
+/** Each sample's target as the median of it and its neighbours with a target (the ends keep their own). */
+const steadied = <T extends { readonly window: { readonly x: number; readonly y: number } | null }>(targets: ReadonlyArray<T>): ReadonlyArray<T> => {
+  const found = targets.flatMap((t, i) => (t.window === null ? [] : [i]))
+  return targets.map((t, i) => {
+    const k = found.indexOf(i)
+    const [before, after] = [targets[found[k - 1] ?? -1]?.window, targets[found[k + 1] ?? -1]?.window]
+    if (t.window === null || before == null || after == null) return t
+    return { ...t, window: { x: middleOfThree(before.x, t.window.x, after.x), y: middleOfThree(before.y, t.window.y, after.y) } }
+  })
 }
 
 /** The two largest faces in order across: the split's top window follows the left one, the bottom the right one. */
@@ -194,11 +210,11 @@ const trackPath = (
   scenesOf(faces.sceneCuts, durationSeconds).forEach((scene, s) => {
     const samples = faces.samples.filter((sample) => sample.seconds >= scene.start && sample.seconds < scene.end)
     let followed: { x: number; y: number } | null = null
-    const targets = samples.map((sample) => {
+    const targets = steadied(samples.map((sample) => {
       const chosen = choose(sample.faces, followed)
       if (chosen !== null) followed = chosen
       return { seconds: sample.seconds, window: chosen === null ? null : windowOn(chosen, crop, source) }
-    })
+    }))
     const first = targets.find((t) => t.window !== null)?.window ?? windowOn(fallback, crop, source)
     keys.push({ seconds: scene.start, ...first, ...(s > 0 ? { cut: true } : {}) })
     let at = first

@@ -51,7 +51,7 @@ const clip = async (name: string, seconds: number, heads_: ReadonlyArray<Head>, 
   const path = join(dir, `${name}.mp4`)
   const background = cutAt === undefined
     ? `color=c=0x4a6a8a:s=${SOURCE.width}x${SOURCE.height}:r=${RATE}`
-    : `color=c=0x4a6a8a:s=${SOURCE.width}x${SOURCE.height}:r=${RATE},drawbox=x=0:y=0:w=iw:h=ih:color=0x8a5a3a:t=fill:enable='gte(t,${cutAt})'`
+    : `color=c=0x4a6a8a:s=${SOURCE.width}x${SOURCE.height}:r=${RATE},drawbox=x=0:y=0:w=iw:h=ih:color=0xd8c8a0:t=fill:enable='gte(t,${cutAt})'`
   const chains = heads_.flatMap((head, i) => [
     `[${i + 1}:v]scale=-2:190,loop=-1:1[h${i}]`,
     `[${i === 0 ? "0:v" : `o${i - 1}`}][h${i}]overlay=x='${head.x}':y='${head.y}':shortest=1[o${i}]`

@@ -1,7 +1,7 @@
 // The caption pipeline up to timed captions: fetch and store the source, probe it, extract the
 // audio, transcribe, save the words. Each step is recorded in the video's `step`, and each is
 // safe to run again when a crashed job is retried.
-import { Effect, Option } from "effect"
+import { Deferred, Effect, Fiber, Option } from "effect"
 import { WorkFailed } from "../../../domain/errors.ts"
 import { MediaEngine } from "../../../domain/ports/media-engine.ts"
 import { Transcriber } from "../../../domain/ports/transcriber.ts"
@@ -33,6 +33,19 @@ const ensureStoredSource = (video: VideoRecord, dir: string) =>
 const chargeCaptions = (video: VideoRecord, seconds: number) =>
   chargeWork(video, "captions", captionCredits(seconds), "Timing the captions was not charged; top up credits and create the video again.")
 
+/**
+ * Looking for faces (a decode of the picture) runs beside the audio's extraction and transcription,
+ * which read only the sound. `step` records its start before the next step's (steps only move
+ * forward): the fork goes on once the start is recorded, or fails with the step.
+ */
+const besideTheSound = <E, R>(step: (started: Effect.Effect<void>) => Effect.Effect<void, E, R>) =>
+  Effect.gen(function*() {
+    const started = yield* Deferred.make<void>()
+    const fiber = yield* Effect.fork(step(Deferred.succeed(started, undefined)))
+    yield* Effect.raceFirst(Deferred.await(started), Fiber.join(fiber))
+    return fiber
+  })
+
 export const generateCaptions = (videoId: string) =>
   withScratchDir(videoId, (dir) =>
     Effect.gen(function*() {
@@ -51,7 +64,9 @@ export const generateCaptions = (videoId: string) =>
       // The video's size is its output's: a reframed one's is the shape asked.
       const size = reframe === null ? { width: facts.width, height: facts.height } : REFRAMED_SIZES[reframe.aspectRatio]
       yield* videoWork.apply(videoId, (at) => ({ _tag: "SourceProbed", facts: { durationSeconds: facts.durationSeconds, ...size }, at }))
-      if (reframe !== null) yield* videoWork.step(initial, "reframing", planReframe(video, sourcePath, facts, reframe))
+      const reframing = reframe === null
+        ? null
+        : yield* besideTheSound((started) => videoWork.step(initial, "reframing", Effect.zipRight(started, planReframe(video, sourcePath, facts, reframe))))
       const wav = `${dir}/audio.wav`
       yield* videoWork.step(initial, "extracting_audio", media.extractAudio(sourcePath, wav))
       const hints = {
@@ -86,6 +101,7 @@ export const generateCaptions = (videoId: string) =>
           Effect.flatMap((marked) => planTrim(videoId, facts.durationSeconds, marked))
         )
       )
+      if (reframing !== null) yield* Fiber.join(reframing)
       yield* videoWork.apply(videoId, (at) => ({ _tag: "Generated", at }))
     }))
 
