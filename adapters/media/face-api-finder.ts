@@ -4,7 +4,6 @@
 // this kind of machine (2 cores): the tiny detector at its 416 input found every face of two test
 // talks in about 65 ms a frame (scores 0.45-0.86); at 320 it missed a third of them and scored the rest
 // lower, at 224 it found none; SSD MobileNet took 410 ms a frame.
-import { spawn } from "node:child_process"
 import { readFile, rm } from "node:fs/promises"
 import { Worker } from "node:worker_threads"
 import { Effect, Layer } from "effect"
@@ -12,7 +11,7 @@ import { WorkFailed } from "../../domain/errors.ts"
 import { FaceFinder, type FaceSearch } from "../../domain/ports/face-finder.ts"
 import type { FaceBox, FaceSample, SourceFaces } from "../../domain/reframe.ts"
 import { filterValue, lastError, QUIET } from "./ffmpeg-process.ts"
-import { frameReader } from "./frame-reader.ts"
+import { framePipe } from "./frame-reader.ts"
 
 /** Frames looked at a second: a speaker moves little in a second, and the path runs smoothly between. */
 const SAMPLES_PER_SECOND = 1
@@ -82,30 +81,16 @@ const detector = Effect.acquireRelease(
  * One ffmpeg run, one decode: every frame scored for a scene change (the changes' times printed to
  * `scenes`), and SAMPLES_PER_SECOND frames a second written as raw rgb24 at the detector's size.
  */
-const sampler = (search: FaceSearch, size: { width: number; height: number }, scenes: string) =>
-  Effect.acquireRelease(
-    Effect.sync(() => {
-      // Scenes are scored on a thumbnail of every frame (a cut changes it as much as the whole); only the
-      // sampled frames are scaled to the detector's size. Scaling every frame there took a third more CPU.
-      const graph = "[0:v:0]split[a][b];" +
-        `[a]scale=${SCENE_SIZE.width}:${SCENE_SIZE.height}:flags=fast_bilinear,select='gt(scene,${SCENE_SCORE})',metadata=print:file=${filterValue(scenes)}[s];` +
-        `[b]fps=${SAMPLES_PER_SECOND},scale=${size.width}:${size.height}:flags=area,format=rgb24[f]`
-      // Deblocking is skipped: it changes nothing a detector at this size sees, and costs a tenth of the decode.
-      const args = [...QUIET, "-skip_loop_filter", "all", "-i", search.input, "-filter_complex", graph, "-map", "[f]", "-f", "rawvideo", "pipe:1", "-map", "[s]", "-f", "null", "-"]
-      const child = spawn("ffmpeg", args, { stdio: ["ignore", "pipe", "pipe"] })
-      let stderr = ""
-      child.stderr.setEncoding("utf8")
-      child.stderr.on("data", (chunk: string) => {
-        stderr = (stderr + chunk).slice(-16_000)
-      })
-      const exited = new Promise<{ code: number | null; error?: Error }>((resolve) => {
-        child.on("error", (error) => resolve({ code: null, error }))
-        child.on("close", (code) => resolve({ code }))
-      })
-      return { frames: frameReader(child.stdout, size.width * size.height * 3), exited, stderr: () => stderr, kill: () => child.kill("SIGKILL") }
-    }),
-    (sampling) => Effect.sync(sampling.kill)
-  )
+const sampler = (search: FaceSearch, size: { width: number; height: number }, scenes: string) => {
+  // Scenes are scored on a thumbnail of every frame (a cut changes it as much as the whole); only the
+  // sampled frames are scaled to the detector's size. Scaling every frame there took a third more CPU.
+  const graph = "[0:v:0]split[a][b];" +
+    `[a]scale=${SCENE_SIZE.width}:${SCENE_SIZE.height}:flags=fast_bilinear,select='gt(scene,${SCENE_SCORE})',metadata=print:file=${filterValue(scenes)}[s];` +
+    `[b]fps=${SAMPLES_PER_SECOND},scale=${size.width}:${size.height}:flags=area,format=rgb24[f]`
+  // Deblocking is skipped: it changes nothing a detector at this size sees, and costs a tenth of the decode.
+  const args = [...QUIET, "-skip_loop_filter", "all", "-i", search.input, "-filter_complex", graph, "-map", "[f]", "-f", "rawvideo", "pipe:1", "-map", "[s]", "-f", "null", "-"]
+  return framePipe("ffmpeg", args, size.width * size.height * 3)
+}
 
 /** The times printed by ffmpeg's metadata filter: one `pts_time:` per frame that passed the select. */
 const sceneTimes = (printed: string): ReadonlyArray<number> =>

@@ -1,6 +1,8 @@
 // Raw frames read off an ffmpeg pipe one at a time, with back pressure: the decoder waits while the
 // reader is behind, so a long video never piles up in memory.
+import { spawn } from "node:child_process"
 import type { Readable } from "node:stream"
+import { Effect } from "effect"
 
 /** Samples held ahead of detection, so ffmpeg decodes the next ones while a frame is being detected. */
 const FRAMES_AHEAD = 2
@@ -59,3 +61,26 @@ export const frameReader = (stream: Readable, frameBytes: number) => {
       })
   }
 }
+
+/**
+ * An ffmpeg run whose `args` write raw frames of `frameBytes` to its stdout, read with `frameReader`;
+ * closing the scope kills it (an interrupted look stops decoding). `exited` gives its exit, `stderr`
+ * the end of what it wrote there.
+ */
+export const framePipe = (binary: string, args: ReadonlyArray<string>, frameBytes: number) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] })
+      let stderr = ""
+      child.stderr.setEncoding("utf8")
+      child.stderr.on("data", (chunk: string) => {
+        stderr = (stderr + chunk).slice(-16_000)
+      })
+      const exited = new Promise<{ code: number | null; error?: Error }>((resolve) => {
+        child.on("error", (error) => resolve({ code: null, error }))
+        child.on("close", (code) => resolve({ code }))
+      })
+      return { frames: frameReader(child.stdout, frameBytes), exited, stderr: () => stderr, kill: () => child.kill("SIGKILL") }
+    }),
+    (pipe) => Effect.sync(pipe.kill)
+  )

@@ -2,7 +2,6 @@
 // by onnxruntime-node's bundled CPU runtime on frames that one ffmpeg process samples from the video.
 // onnxruntime-node ran this model about 4x faster than onnxruntime-web's WASM build in Node (36 ms
 // against 167 ms a 384x640 frame on 2 cores).
-import { spawn } from "node:child_process"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { Effect, Layer, Option, SynchronizedRef } from "effect"
@@ -11,7 +10,7 @@ import { WorkFailed } from "../../domain/errors.ts"
 import { type ScanRequest, TextDetector } from "../../domain/ports/text-detector.ts"
 import type { DetectedBox, FrameSample } from "../../domain/text-regions.ts"
 import { lastError, QUIET } from "./ffmpeg-process.ts"
-import { frameReader } from "./frame-reader.ts"
+import { framePipe } from "./frame-reader.ts"
 import { type ModelFrame, modelFrame, normalise, textBoxes, toVideoBox } from "./text-boxes.ts"
 
 type Ort = typeof import("onnxruntime-node")
@@ -68,30 +67,16 @@ export const samplingFilters = (perSecond: number, width: number, height: number
 
 /**
  * One ffmpeg run that decodes the video and writes `samplesPerSecond` frames a second, scaled and padded
- * to the model's input, as raw rgb24. Closing the scope kills it (an interrupted scan stops decoding).
+ * to the model's input, as raw rgb24.
  */
-const sampler = (binary: string, request: ScanRequest, frame: ModelFrame) =>
-  Effect.acquireRelease(
-    Effect.sync(() => {
-      const filters = [
-        ...samplingFilters(request.samplesPerSecond, frame.scaledWidth, frame.scaledHeight),
-        `pad=${frame.width}:${frame.height}:0:0:black`
-      ]
-      const args = [...QUIET, "-i", request.input, "-map", "0:v:0", "-vf", filters.join(","), "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"]
-      const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] })
-      let stderr = ""
-      child.stderr.setEncoding("utf8")
-      child.stderr.on("data", (chunk: string) => {
-        stderr = (stderr + chunk).slice(-16_000)
-      })
-      const exited = new Promise<{ code: number | null; error?: Error }>((resolve) => {
-        child.on("error", (error) => resolve({ code: null, error }))
-        child.on("close", (code) => resolve({ code }))
-      })
-      return { frames: frameReader(child.stdout, frame.width * frame.height * 3), exited, stderr: () => stderr, kill: () => child.kill("SIGKILL") }
-    }),
-    (sampling) => Effect.sync(sampling.kill)
-  )
+const sampler = (binary: string, request: ScanRequest, frame: ModelFrame) => {
+  const filters = [
+    ...samplingFilters(request.samplesPerSecond, frame.scaledWidth, frame.scaledHeight),
+    `pad=${frame.width}:${frame.height}:0:0:black`
+  ]
+  const args = [...QUIET, "-i", request.input, "-map", "0:v:0", "-vf", filters.join(","), "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"]
+  return framePipe(binary, args, frame.width * frame.height * 3)
+}
 
 const detectFrame = (model: Model, frame: ModelFrame, rgb: Buffer) =>
   Effect.tryPromise({
