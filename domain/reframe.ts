@@ -159,8 +159,9 @@ const middleOfThree = (a: number, b: number, c: number) => Math.max(Math.min(a, 
 /** Each sample's target as the median of it and its neighbours with a target (the ends keep their own). */
 const steadied = <T extends { readonly window: { readonly x: number; readonly y: number } | null }>(targets: ReadonlyArray<T>): ReadonlyArray<T> => {
   const found = targets.flatMap((t, i) => (t.window === null ? [] : [i]))
+  const rank = new Map(found.map((i, k) => [i, k]))
   return targets.map((t, i) => {
-    const k = found.indexOf(i)
+    const k = rank.get(i) ?? -1
     const [before, after] = [targets[found[k - 1] ?? -1]?.window, targets[found[k + 1] ?? -1]?.window]
     if (t.window === null || before == null || after == null) return t
     return { ...t, window: { x: middleOfThree(before.x, t.window.x, after.x), y: middleOfThree(before.y, t.window.y, after.y) } }
