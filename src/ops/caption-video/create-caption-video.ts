@@ -64,8 +64,6 @@ export interface CaptionVideoRequest extends CaptionLookRequest {
   readonly webhookUrl?: string | undefined
   readonly language?: string | undefined
   readonly transcript?: string | undefined
-  readonly trim?: TrimSettings | undefined
-  readonly reframe?: ReframeSettings | undefined
 }
 
 /** A language the service's recogniser cannot do is refused at create (400 naming `language`), not at the job. */
