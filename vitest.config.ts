@@ -15,6 +15,7 @@ const OWN_PROCESS = [
   "test/oauth/oauth-flow.test.ts",
   "test/e2e/caption-editing.test.ts",
   "test/e2e/caption-removal.test.ts",
+  "test/e2e/clips.test.ts",
   "test/e2e/processes.test.ts",
   "test/e2e/structured-logs.test.ts",
   "test/e2e/telemetry.test.ts",

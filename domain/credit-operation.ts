@@ -7,6 +7,7 @@ export const CreditOperation = Schema.Literal(
   "monthly grant",
   "captions",
   "reframing",
+  "clip selection",
   "speech",
   "render",
   "screenshot",
@@ -17,6 +18,6 @@ export const CreditOperation = Schema.Literal(
     description:
       "What caused the movement: `opening balance` (set when the workspace was made), `top-up` (credits granted by the operator), " +
       "`monthly grant` (the plan's credits for a calendar month), " +
-      "`captions`, `reframing`, `speech`, `render`, `screenshot` or `caption removal` (work charged), `refund` (failed work paid back)."
+      "`captions`, `reframing`, `clip selection`, `speech`, `render`, `screenshot` or `caption removal` (work charged), `refund` (failed work paid back)."
   })
 export type CreditOperation = typeof CreditOperation.Type

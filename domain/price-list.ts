@@ -5,6 +5,7 @@ import { Schema } from "effect"
 import {
   BYOK_RENDER_CENTS_PER_MINUTE,
   CAPTION_CREDITS_PER_MINUTE,
+  CLIP_SELECTION_CREDITS_PER_MINUTE,
   REFRAME_CREDITS_PER_MINUTE,
   FAKE_TEXT_SCREENSHOT_CREDITS,
   REMOVAL_ANALYSIS_CREDITS_PER_MINUTE,
@@ -155,6 +156,20 @@ export const PRICE_LIST: Readonly<Record<string, ReadonlyArray<PriceRow>>> = {
     }
   ],
   getCaptionRemoval: READ,
+  createClips: [
+    { ...captions, rule: `${CAPTION_CREDITS_PER_MINUTE} credits per started minute of source, charged once when the whole source's transcription starts (the clip videos are not transcribed again); refunded if the clips record fails` },
+    {
+      item: "clip selection",
+      amount: CLIP_SELECTION_CREDITS_PER_MINUTE,
+      currency: "credits",
+      per: "minute of source",
+      counted: "per started minute",
+      rule: `${CLIP_SELECTION_CREDITS_PER_MINUTE} credits per started minute of source, charged when the choosing starts; refunded if the clips record fails`
+    },
+    { ...reframing, rule: `on each clip video, as for a caption video: ${reframing.rule}` },
+    ...render("on each clip video, only with `render` in the request: ")
+  ],
+  getClips: READ,
   textToSpeech: [speech("audio", "when the audio is made", "nothing is charged if it fails")],
   listCaptionTemplates: READ,
   createCaptionTemplate: FREE_WRITE,

@@ -24,6 +24,9 @@ export const REMOVAL_WIPE_CREDITS_PER_MINUTE = 8
 /** Reframing that looks for faces (`face`, `split`), per started minute of source; `center` and `fit` look at nothing and cost nothing. */
 export const REFRAME_CREDITS_PER_MINUTE = 2
 
+/** Clips: choosing them from the whole source's transcript, per started minute of source (its transcription is charged as captions). */
+export const CLIP_SELECTION_CREDITS_PER_MINUTE = 1
+
 /** A fake-text screenshot: one png, one price. */
 export const FAKE_TEXT_SCREENSHOT_CREDITS = 10
 
@@ -47,6 +50,9 @@ export const captionCredits = (sourceSeconds: number): number =>
 
 export const reframeCredits = (sourceSeconds: number): number =>
   Math.ceil(startedSeconds(sourceSeconds) / 60) * REFRAME_CREDITS_PER_MINUTE
+
+export const clipSelectionCredits = (sourceSeconds: number): number =>
+  Math.ceil(startedSeconds(sourceSeconds) / 60) * CLIP_SELECTION_CREDITS_PER_MINUTE
 
 export const removalAnalysisCredits = (sourceSeconds: number): number =>
   Math.ceil(startedSeconds(sourceSeconds) / 60) * REMOVAL_ANALYSIS_CREDITS_PER_MINUTE

@@ -108,7 +108,9 @@ export const WebhookEventName = Schema.Literal(
   "video.completed",
   "video.failed",
   "caption_removal.completed",
-  "caption_removal.failed"
+  "caption_removal.failed",
+  "clips.completed",
+  "clips.failed"
 )
 export type WebhookEventName = typeof WebhookEventName.Type
 

@@ -11,6 +11,8 @@ import { listArtStyles } from "./ops/art-styles/list-art-styles.ts"
 import { createCaptionVideo } from "./ops/caption-video/create-caption-video.ts"
 import { createCaptionRemoval } from "./ops/caption-removal/create-caption-removal.ts"
 import { getCaptionRemoval } from "./ops/caption-removal/get-caption-removal.ts"
+import { createClips } from "./ops/clips/create-clips.ts"
+import { getClips } from "./ops/clips/get-clips.ts"
 import { createFakeTextScreenshot } from "./ops/fake-text/create-fake-text-screenshot.ts"
 import { createFakeTextVideo } from "./ops/fake-text/create-fake-text-video.ts"
 import { createQuizVideo } from "./ops/quiz-video/create-quiz-video.ts"
@@ -88,6 +90,8 @@ export const workspaceOperations = [
   createFakeTextScreenshot,
   createCaptionRemoval,
   getCaptionRemoval,
+  createClips,
+  getClips,
   listCaptionTemplates,
   createCaptionTemplate,
   updateCaptionTemplate,

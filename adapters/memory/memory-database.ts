@@ -1,6 +1,7 @@
 // The in-memory database behind every memory store, and its Transactor.
 import { Context, Effect, Exit, FiberRef, Layer, Ref } from "effect"
 import type { CaptionEdits } from "../../domain/caption-edits.ts"
+import type { ClipsRecord } from "../../domain/clips.ts"
 import type { CaptionRemovalRecord } from "../../domain/caption-removal.ts"
 import type { TimedWord } from "../../domain/captions.ts"
 import type { GeneratedProject } from "../../domain/generated-project.ts"
@@ -53,6 +54,7 @@ export interface Tables {
   /** Keyed by `providerKeyRow(workspaceId, provider)`; each holds the key sealed, never the key. */
   readonly providerKeys: ReadonlyMap<string, StoredProviderKey>
   readonly captionRemovals: ReadonlyMap<string, CaptionRemovalRecord>
+  readonly clips: ReadonlyMap<string, ClipsRecord>
   /** Webhook signing secrets by id. */
   readonly webhookSecrets: ReadonlyMap<string, WebhookSecret>
 }
@@ -84,6 +86,7 @@ const emptyTables: Tables = {
   oauthTokens: new Map(),
   providerKeys: new Map(),
   captionRemovals: new Map(),
+  clips: new Map(),
   webhookSecrets: new Map()
 }
 

@@ -1,6 +1,7 @@
 // Every store port and the Transactor in memory, sharing one database.
 import { Layer } from "effect"
 import { MemoryCaptionRemovalStoreLive } from "./memory-caption-removal-store.ts"
+import { MemoryClipsStoreLive } from "./memory-clips-store.ts"
 import { MemoryCashLedgerLive } from "./memory-cash-ledger.ts"
 import { MemoryDatabaseLive, MemoryTransactorLive } from "./memory-database.ts"
 import { MemoryFileStoreLive } from "./memory-file-store.ts"
@@ -34,5 +35,6 @@ export const MemoryStoresLive = Layer.mergeAll(
   MemoryOAuthStoreLive,
   MemoryProviderKeyStoreLive,
   MemoryCaptionRemovalStoreLive,
+  MemoryClipsStoreLive,
   MemoryWebhookSecretStoreLive
 ).pipe(Layer.provide(MemoryDatabaseLive))

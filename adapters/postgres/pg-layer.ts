@@ -4,6 +4,7 @@ import { PgClient } from "@effect/sql-pg"
 import { type Duration, Layer, type Redacted } from "effect"
 import { PgMigrationsLive } from "./migrations.ts"
 import { PgCaptionRemovalStoreLive } from "./pg-caption-removal-store.ts"
+import { PgClipsStoreLive } from "./pg-clips-store.ts"
 import { PgCashLedgerLive } from "./pg-cash-ledger.ts"
 import { PgFileStoreLive } from "./pg-file-store.ts"
 import { PgIdempotencyStoreLive } from "./pg-idempotency-store.ts"
@@ -52,5 +53,6 @@ export const PgStoresLive = (options: PgStoresOptions) =>
     PgOAuthStoreLive,
     PgProviderKeyStoreLive,
     PgCaptionRemovalStoreLive,
+    PgClipsStoreLive,
     PgWebhookSecretStoreLive
   ).pipe(Layer.provideMerge(migratedClient(options)))

@@ -69,6 +69,11 @@ export interface MediaEngineShape {
     outputWav: string,
     range?: { readonly start: number; readonly end: number }
   ) => Effect.Effect<void, WorkFailed>
+  /**
+   * The seconds `range` of the input as an mp4 of its own that starts exactly there (a clip's source):
+   * encoded again at a quality the later render loses nothing to, the sound kept.
+   */
+  readonly cutSpan: (input: string, output: string, range: { readonly start: number; readonly end: number }) => Effect.Effect<void, WorkFailed>
   /** Burns the captions into the picture (or onto green) in one H.264/AAC encode with +faststart. */
   readonly burnCaptions: (request: BurnRequest) => Effect.Effect<void, WorkFailed>
   /** MP3 (VBR around 130 kb/s) for speech handed to clients. */

@@ -22,6 +22,9 @@ export const RenderVideo = jobType({
 /** The editor's picture of a generated video: its timeline without captions, at half size. */
 export const MakeEditorPicture = jobType({ kind: "editor.picture", lane: "media", payload: VideoPayload })
 
+/** A long video transcribed once and cut into clips, each made a caption video. */
+export const MakeClips = jobType({ kind: "clips.make", lane: "media", payload: Schema.Struct({ clipsId: Schema.String }) })
+
 export const RemoveCaptions = jobType({ kind: "caption-removal.run", lane: "media", payload: Schema.Struct({ removalId: Schema.String }) })
 
 /** One series of attempts to deliver an outbox event; series 1 is the automatic one (jobs queued before redelivery existed carry none). */
@@ -44,6 +47,7 @@ export const JOB_TYPES = [
   RenderVideo,
   MakeEditorPicture,
   RemoveCaptions,
+  MakeClips,
   DeliverWebhook,
   GrantMonthlyCredits,
   SweepExpiredFiles,
@@ -54,6 +58,7 @@ export const JOB_TYPES = [
 export const generationJobKey = (videoId: string): string => `generate:${videoId}`
 export const renderJobKey = (workKey: string): string => `render:${workKey}`
 export const removalJobKey = (removalId: string): string => `remove:${removalId}`
+export const clipsJobKey = (clipsId: string): string => `clips:${clipsId}`
 export const editorPictureJobKey = (videoId: string): string => `editor-picture:${videoId}`
 /** Series 1 is the automatic delivery; each redelivery queues a job of its own. */
 export const deliveryJobKey = (eventId: string, series: number): string =>

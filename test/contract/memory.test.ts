@@ -5,6 +5,7 @@ import { MemoryStoresLive } from "../../adapters/memory/memory-layer.ts"
 import { MemoryProviderKeyStoreLive } from "../../adapters/memory/memory-provider-key-store.ts"
 import { MemoryWorkspaceStoreLive } from "../../adapters/memory/memory-workspace-store.ts"
 import { captionRemovalStoreContract } from "./caption-removal-store.contract.ts"
+import { clipsStoreContract } from "./clips-store.contract.ts"
 import { cashLedgerContract } from "./cash-ledger.contract.ts"
 import { fileStoreContract } from "./file-store.contract.ts"
 import { idempotencyStoreContract } from "./idempotency-store.contract.ts"
@@ -35,6 +36,7 @@ userStoreContract("memory", MemoryStoresLive)
 oauthStoreContract("memory", MemoryStoresLive)
 transactorContract("memory", MemoryStoresLive)
 captionRemovalStoreContract("memory", MemoryStoresLive)
+clipsStoreContract("memory", MemoryStoresLive)
 webhookSecretStoreContract("memory", MemoryStoresLive)
 providerKeyStoreContract(
   "memory",

@@ -26,6 +26,7 @@ import { WebhookSecretStore } from "../../domain/ports/webhook-secret-store.ts"
 import { WorkspaceStore } from "../../domain/ports/workspace-store.ts"
 import { PgTestStores, postgresSkipReason, testDatabase } from "../support/pg-test-db.ts"
 import { captionRemovalStoreContract } from "./caption-removal-store.contract.ts"
+import { clipsStoreContract } from "./clips-store.contract.ts"
 import { cashLedgerContract } from "./cash-ledger.contract.ts"
 import { fileStoreContract } from "./file-store.contract.ts"
 import { uploadStoreContract } from "./upload-store.contract.ts"
@@ -96,6 +97,7 @@ if (skipReason !== undefined) {
   oauthStoreContract("postgres", PgTestStores())
   transactorContract("postgres", PgTestStores())
   captionRemovalStoreContract("postgres", PgTestStores())
+  clipsStoreContract("postgres", PgTestStores())
   webhookSecretStoreContract("postgres", PgTestStores())
   providerKeyStoreContract(
     "postgres",
@@ -374,7 +376,8 @@ if (skipReason !== undefined) {
           { migration_id: 23, name: "caption_hooks_and_platforms" },
           { migration_id: 24, name: "video_trims" },
           { migration_id: 25, name: "caption_emoji" },
-          { migration_id: 26, name: "caption_reframes" }
+          { migration_id: 26, name: "caption_reframes" },
+          { migration_id: 27, name: "clips" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))

@@ -5,6 +5,7 @@ import { PRICE_LIST, type PriceRow } from "../../domain/price-list.ts"
 import {
   byokRenderCents,
   captionCredits,
+  clipSelectionCredits,
   reframeCredits,
   FAKE_TEXT_SCREENSHOT_CREDITS,
   removalAnalysisCredits,
@@ -23,7 +24,8 @@ const CHARGE_OF: Readonly<Record<string, (seconds: number) => number>> = {
   "render (BYOK)": byokRenderCents,
   "screenshot": () => FAKE_TEXT_SCREENSHOT_CREDITS,
   "caption removal: finding text": removalAnalysisCredits,
-  "caption removal: wiping": removalWipeCredits
+  "caption removal: wiping": removalWipeCredits,
+  "clip selection": clipSelectionCredits
 }
 
 const SAMPLE_SECONDS = [0, 0.2, 1, 6, 7, 29.5, 59, 60, 60.5, 61, 90, 119, 120, 121, 3599, 3601, 7200]

@@ -67,7 +67,7 @@ describe("the served OpenAPI document", () => {
 
   it("declares uploads as binary", () => {
     const forms = operations().filter(([, op]) => op.requestBody?.content["multipart/form-data"] !== undefined)
-    expect(forms.map(([name]) => name)).toEqual(["post /v1/caption-videos", "post /v1/files", "post /v1/caption-remover"])
+    expect(forms.map(([name]) => name)).toEqual(["post /v1/caption-videos", "post /v1/files", "post /v1/caption-remover", "post /v1/clips"])
     for (const [, op] of forms) {
       const ref = op.requestBody.content["multipart/form-data"].schema.$ref.split("/").pop()
       expect(document.components.schemas[ref].properties.file).toMatchObject({ type: "string", format: "binary" })

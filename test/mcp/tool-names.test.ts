@@ -44,7 +44,9 @@ const EXTRA: ReadonlyArray<string> = [
   "create_webhook_secret",
   "list_webhook_secrets",
   "update_webhook_secret",
-  "delete_webhook_secret"
+  "delete_webhook_secret",
+  "create_clips",
+  "get_clips"
 ]
 
 const EXISTING = SPEC_TOOLS.filter((name) => !STILL_TO_COME.includes(name))

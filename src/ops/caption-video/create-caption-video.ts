@@ -5,7 +5,9 @@ import { InvalidInput } from "../../../domain/errors.ts"
 import { Language, languageRefusal } from "../../../domain/languages.ts"
 import { MAX_TRANSCRIPT_CHARACTERS, parseTranscript } from "../../../domain/transcript.ts"
 import { Transcriber } from "../../../domain/ports/transcriber.ts"
+import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
+import type { TimedWord } from "../../../domain/captions.ts"
 import { checkSource, RenderOptions, SOURCE_LIMITS, SourceUrl, TemplateId, WebhookUrl } from "../../../domain/rules.ts"
 import { newCaptionVideo, Status, VideoId } from "../../../domain/video.ts"
 import { GenerateCaptions, generationJobKey } from "../../kernel/job-catalogue.ts"
@@ -56,6 +58,8 @@ export const CreatedVideo = Schema.Struct({
 export type CaptionSource =
   | { readonly _tag: "Url"; readonly url: string }
   | { readonly _tag: "Upload"; readonly path: string; readonly name: string; readonly contentType: string }
+  /** A file the service stored already (a clip cut from a talk). */
+  | { readonly _tag: "Stored"; readonly fileId: string }
 
 export interface CaptionVideoRequest extends CaptionLookRequest {
   readonly source: CaptionSource
@@ -64,10 +68,12 @@ export interface CaptionVideoRequest extends CaptionLookRequest {
   readonly webhookUrl?: string | undefined
   readonly language?: string | undefined
   readonly transcript?: string | undefined
+  /** Words timed already (a clip of a talk transcribed once): the video is not transcribed again, nor charged for it. */
+  readonly words?: ReadonlyArray<TimedWord> | undefined
 }
 
 /** A language the service's recogniser cannot do is refused at create (400 naming `language`), not at the job. */
-const requireLanguage = (language: string | undefined) =>
+export const requireLanguage = (language: string | undefined) =>
   Effect.flatMap(Transcriber, (transcriber) => {
     const refusal = language === undefined ? null : languageRefusal(language, transcriber.languages, `${transcriber.name}, ${transcriber.model}`)
     return refusal === null ? Effect.void : Effect.fail(new InvalidInput({ field: "language", message: refusal }))
@@ -95,10 +101,12 @@ export const startCaptionVideo = (request: CaptionVideoRequest) =>
     render: renderAtCreate(request.render),
     prepare: (workspace, template) =>
       Effect.gen(function*() {
-        if (request.source._tag !== "Url") yield* requireSource(request.source.path, checkSource)
+        if (request.source._tag === "Upload") yield* requireSource(request.source.path, checkSource)
         const at = yield* nowIso
         const source = request.source._tag === "Url"
           ? { url: request.source.url }
+          : request.source._tag === "Stored"
+          ? { fileId: request.source.fileId }
           : { fileId: (yield* storeFile(workspace, request.source)).id }
         const video = newCaptionVideo({
           id: newId(),
@@ -115,7 +123,11 @@ export const startCaptionVideo = (request: CaptionVideoRequest) =>
         return {
           record: video,
           job: { type: GenerateCaptions, payload: { videoId: video.id }, dedupeKey: generationJobKey(video.id) },
-          alongside: Effect.zipRight((yield* WorkspaceStore).update({ ...workspace, lastTemplateId: template.id }), saveCaptionLook(video.id, request, template.style))
+          alongside: Effect.all([
+            (yield* WorkspaceStore).update({ ...workspace, lastTemplateId: template.id }),
+            saveCaptionLook(video.id, request, template.style),
+            request.words === undefined ? Effect.void : (yield* VideoStore).saveWords(video.id, request.words)
+          ], { discard: true })
         }
       })
   }).pipe(Effect.flatMap(createdVideo), Effect.withSpan("createCaptionVideo"))

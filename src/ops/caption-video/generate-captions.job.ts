@@ -46,6 +46,35 @@ const besideTheSound = <E, R>(step: (started: Effect.Effect<void>) => Effect.Eff
     return fiber
   })
 
+/** What is said, heard by the transcriber (charged as captions) and, with a transcript, aligned to it. */
+const transcribe = (initial: VideoRecord, video: VideoRecord, wav: string, durationSeconds: number) =>
+  Effect.gen(function*() {
+    const hints = {
+      workspaceId: video.workspaceId,
+      language: video.language ?? undefined,
+      vocabulary: yield* (yield* WorkspaceStore).getVocabulary(video.workspaceId)
+    }
+    const transcriber = yield* Transcriber
+    const heard = yield* videoWork.step(
+      initial,
+      "transcribing",
+      Effect.annotateCurrentSpan({ "media.duration_seconds": durationSeconds, "transcriber.engine": transcriber.name }).pipe(
+        Effect.zipRight(chargeCaptions(video, durationSeconds)),
+        Effect.zipRight(transcriber.transcribe(wav, hints).pipe(Effect.timed)),
+        Effect.tap(([took]) => recordRealtimeFactor(transcriptionRealtimeFactor, { engine: transcriber.name }, took, durationSeconds)),
+        Effect.map(([, words]) => words)
+      )
+    )
+    if (heard.length === 0) {
+      return yield* new WorkFailed({
+        message: "No speech was recognised in the source's audio, so there is nothing to caption."
+      })
+    }
+    return video.transcript === null
+      ? heard
+      : yield* videoWork.step(initial, "aligning", alignTranscript(video.transcript, wav, heard, durationSeconds))
+  })
+
 export const generateCaptions = (videoId: string) =>
   withScratchDir(videoId, (dir) =>
     Effect.gen(function*() {
@@ -69,30 +98,9 @@ export const generateCaptions = (videoId: string) =>
         : yield* besideTheSound((started) => videoWork.step(initial, "reframing", Effect.zipRight(started, planReframe(video, sourcePath, facts, reframe))))
       const wav = `${dir}/audio.wav`
       yield* videoWork.step(initial, "extracting_audio", media.extractAudio(sourcePath, wav))
-      const hints = {
-        workspaceId: video.workspaceId,
-        language: video.language ?? undefined,
-        vocabulary: yield* (yield* WorkspaceStore).getVocabulary(video.workspaceId)
-      }
-      const transcriber = yield* Transcriber
-      const heard = yield* videoWork.step(
-        initial,
-        "transcribing",
-        Effect.annotateCurrentSpan({ "media.duration_seconds": facts.durationSeconds, "transcriber.engine": transcriber.name }).pipe(
-          Effect.zipRight(chargeCaptions(video, facts.durationSeconds)),
-          Effect.zipRight(transcriber.transcribe(wav, hints).pipe(Effect.timed)),
-          Effect.tap(([took]) => recordRealtimeFactor(transcriptionRealtimeFactor, { engine: transcriber.name }, took, facts.durationSeconds)),
-          Effect.map(([, words]) => words)
-        )
-      )
-      if (heard.length === 0) {
-        return yield* new WorkFailed({
-          message: "No speech was recognised in the source's audio, so there is nothing to caption."
-        })
-      }
-      const words = video.transcript === null
-        ? heard
-        : yield* videoWork.step(initial, "aligning", alignTranscript(video.transcript, wav, heard, facts.durationSeconds))
+      // Words saved already came with the video (a clip of a talk transcribed once) or from a run that crashed after timing them.
+      const saved = Option.getOrElse(yield* videos.getWords(videoId), () => [])
+      const words = saved.length > 0 ? saved : yield* transcribe(initial, video, wav, facts.durationSeconds)
       yield* videoWork.step(
         initial,
         "building_captions",

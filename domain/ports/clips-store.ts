@@ -1,0 +1,14 @@
+import { Context, type Effect, type Option } from "effect"
+import type { ClipsRecord } from "../clips.ts"
+
+export interface ClipsStoreShape {
+  readonly insert: (clips: ClipsRecord) => Effect.Effect<void>
+  /** Scoped by workspace: another workspace's record is `None`. */
+  readonly get: (workspaceId: string, id: string) => Effect.Effect<Option.Option<ClipsRecord>>
+  /** For workers, which act on behalf of the record's own workspace. */
+  readonly getById: (id: string) => Effect.Effect<Option.Option<ClipsRecord>>
+  /** As `getById`, and inside a transaction the record is held against other writers until it ends. */
+  readonly getForUpdate: (id: string) => Effect.Effect<Option.Option<ClipsRecord>>
+  readonly update: (clips: ClipsRecord) => Effect.Effect<void>
+}
+export class ClipsStore extends Context.Tag("ClipsStore")<ClipsStore, ClipsStoreShape>() {}
