@@ -46,8 +46,8 @@ const OWN_PROCESS = [
 
 const shared = {
   // The suite's speech is festival's and its figures are pocketsphinx's: a model a developer installed
-  // (TRANSCRIBER=auto would take it) must not change what the tests measure. Tests of the choice set their own.
-  env: { TRANSCRIBER: process.env.TRANSCRIBER ?? "pocketsphinx" },
+  // (TRANSCRIBER=auto would take it), or an OPENAI_API_KEY (CLIP_SCORER=auto would score clips with a chat model), must not change what the tests measure. Tests of the choice set their own.
+  env: { TRANSCRIBER: process.env.TRANSCRIBER ?? "pocketsphinx", CLIP_SCORER: process.env.CLIP_SCORER ?? "offline" },
   testTimeout: 120_000,
   hookTimeout: 120_000
 }

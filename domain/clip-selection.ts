@@ -183,7 +183,7 @@ export const clipCandidates = (
         startSeconds,
         endSeconds,
         ...scoreOf(words, run),
-        firstLine: words.slice(head.first, head.last + 1).map((w) => w.text).join(" ")
+        firstLine: clipText(words, head)
       })
     }
   }
@@ -205,3 +205,7 @@ export const pickClips = (candidates: ReadonlyArray<ClipCandidate>, count: numbe
 /** The clip's own words, timed from its start. */
 export const wordsOfClip = <W extends SpokenWord>(words: ReadonlyArray<W>, clip: Pick<ClipCandidate, "first" | "last" | "startSeconds">): ReadonlyArray<W> =>
   words.slice(clip.first, clip.last + 1).map((w) => ({ ...w, start: w.start - clip.startSeconds, end: w.end - clip.startSeconds }))
+
+/** The clip's words as one text, as a reader (or a chat model) reads it. */
+export const clipText = (words: ReadonlyArray<SpokenWord>, clip: Pick<ClipCandidate, "first" | "last">): string =>
+  words.slice(clip.first, clip.last + 1).map((w) => w.text).join(" ")

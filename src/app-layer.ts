@@ -11,6 +11,7 @@ import { FfmpegEngineLive } from "../adapters/media/ffmpeg-engine.ts"
 import { FfmpegTimelineRendererLive } from "../adapters/media/ffmpeg-timeline-renderer.ts"
 import { OnnxTextDetectorLive } from "../adapters/media/onnx-text-detector.ts"
 import { FaceApiFinderLive } from "../adapters/media/face-api-finder.ts"
+import { ClipScorerFromConfig } from "../adapters/clips/clip-scorer-config.ts"
 import { PocketsphinxAlignerLive } from "../adapters/media/pocketsphinx-aligner.ts"
 import { SynthSoundEffectsLive } from "../adapters/media/synth-sound-effects.ts"
 import { TranscriberFromConfig } from "../adapters/media/transcriber-config.ts"
@@ -58,6 +59,7 @@ const toolsLayer = (settings: AppSettings) =>
     SynthSoundEffectsLive,
     OnnxTextDetectorLive,
     FaceApiFinderLive,
+    ClipScorerFromConfig,
     TranscriberFromConfig,
     PocketsphinxAlignerLive,
     SpeechEnginesLive,

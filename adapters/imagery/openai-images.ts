@@ -1,12 +1,13 @@
 // Illustrations by an OpenAI-compatible images service: POST /v1/images/generations, fitted to the exact size asked.
 import { writeFile } from "node:fs/promises"
 import { createCanvas, loadImage } from "@napi-rs/canvas"
-import { Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Effect, Layer, Redacted, Schema } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import { Illustrator } from "../../domain/ports/illustrator.ts"
 import { ProviderKeys } from "../../domain/ports/provider-keys.ts"
 import { apiKeyFor } from "../hosted/api-key-for.ts"
 import { encodeOpaquePng } from "./png-encoder.ts"
+import { openAiErrorMessage } from "../hosted/openai-error-message.ts"
 import { requestProvider } from "../hosted/provider-request.ts"
 
 export interface OpenAiImagesConfig {
@@ -34,7 +35,6 @@ const ImagesResponse = Schema.parseJson(Schema.Struct({
   data: Schema.NonEmptyArray(Schema.Struct({ b64_json: Schema.String }))
 }))
 
-const ErrorBody = Schema.parseJson(Schema.Struct({ error: Schema.Struct({ message: Schema.String }) }))
 
 /** Scales the picture to cover width x height and crops the overflow evenly; a transparent picture lands on black. */
 const fitPng = async (image: Buffer, width: number, height: number): Promise<Buffer> => {
@@ -76,7 +76,7 @@ export const OpenAiImagesLive = (config: OpenAiImagesConfig) =>
                 response_format: "b64_json"
               })
             },
-            errorMessage: (text) => Option.map(Schema.decodeUnknownOption(ErrorBody)(text), (parsed) => parsed.error.message)
+            errorMessage: openAiErrorMessage
           }).pipe(Effect.map((bytes) => bytes.toString("utf8")))
           const answer = yield* Schema.decodeUnknown(ImagesResponse)(body).pipe(
             Effect.mapError(() =>

@@ -11,6 +11,7 @@ import { vocabularyPrompt } from "../../domain/vocabulary.ts"
 import { ProviderKeys } from "../../domain/ports/provider-keys.ts"
 import { Transcriber } from "../../domain/ports/transcriber.ts"
 import { apiKeyFor } from "../hosted/api-key-for.ts"
+import { openAiErrorMessage } from "../hosted/openai-error-message.ts"
 import { CHUNK_HEADER_BYTES, chunksOf, readLayout, SAMPLE_RATE, writeChunk } from "./wav-chunks.ts"
 
 export interface OpenAiConfig {
@@ -38,7 +39,6 @@ const VerboseTranscription = Schema.Struct({
   words: Schema.Array(Schema.Struct({ word: Schema.String, start: Schema.Number, end: Schema.Number }))
 })
 
-const ErrorBody = Schema.parseJson(Schema.Struct({ error: Schema.Struct({ message: Schema.String }) }))
 
 const endpoint = (baseUrl: string): string =>
   `${baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/audio/transcriptions`
@@ -84,10 +84,7 @@ const transcribeFile = (
         })
     })
     if (!response.ok) {
-      const detail = Option.match(Schema.decodeUnknownOption(ErrorBody)(body), {
-        onSome: (parsed) => parsed.error.message,
-        onNone: () => body.slice(0, 300) || response.statusText
-      })
+      const detail = Option.getOrElse(openAiErrorMessage(body), () => body.slice(0, 300) || response.statusText)
       return yield* new WorkFailed({
         message: `The transcription service refused the audio (HTTP ${response.status}): ${detail}`
       })

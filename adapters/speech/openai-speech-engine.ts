@@ -2,12 +2,13 @@
 // said, so the words share, by interpolation, the part of the audio that has sound: the silence
 // before and after the speech would otherwise push every caption early or late.
 import { writeFile } from "node:fs/promises"
-import { Effect, Option, Redacted, Schema } from "effect"
+import { Effect, Redacted } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import type { EngineVoice, SpeechEngineShape, VoiceGender } from "../../domain/ports/speech-engine.ts"
 import { alignSpokenWords, roundMs } from "../../domain/spoken-words.ts"
 import type { ProviderKeysShape } from "../../domain/ports/provider-keys.ts"
 import { apiKeyFor } from "../hosted/api-key-for.ts"
+import { openAiErrorMessage } from "../hosted/openai-error-message.ts"
 import { requestProvider } from "../hosted/provider-request.ts"
 
 export interface OpenAiSpeechConfig {
@@ -41,7 +42,6 @@ const VOICES: ReadonlyArray<EngineVoice> = [
   voice("Shimmer", "female")
 ]
 
-const ErrorBody = Schema.parseJson(Schema.Struct({ error: Schema.Struct({ message: Schema.String }) }))
 
 /** About -40 dBFS: above the noise floor of synthetic speech, below the quietest syllable. */
 const SOUND_THRESHOLD = 0.01
@@ -107,7 +107,7 @@ export const makeOpenAiSpeechEngine = (config: OpenAiSpeechConfig, keys: Provide
           headers: { authorization: `Bearer ${Redacted.value(apiKey)}`, "content-type": "application/json" },
           body: JSON.stringify({ model: config.model, input: text, voice: voiceId.slice(ENGINE.length + 1), response_format: "wav" })
         },
-        errorMessage: (body) => Option.map(Schema.decodeUnknownOption(ErrorBody)(body), (parsed) => parsed.error.message)
+        errorMessage: openAiErrorMessage
       })
       const pcm = yield* Effect.try({
         try: () => readPcm16(wav),

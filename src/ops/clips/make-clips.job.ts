@@ -5,7 +5,7 @@
 // video exists is not made again).
 import { Effect, Option } from "effect"
 import { captionCredits, clipSelectionCredits } from "../../../domain/pricing.ts"
-import { clipCandidates, pickClips, wordsOfClip } from "../../../domain/clip-selection.ts"
+import { wordsOfClip } from "../../../domain/clip-selection.ts"
 import { clipsToCreate, isTerminal } from "../../../domain/clips.ts"
 import { WorkFailed } from "../../../domain/errors.ts"
 import { ClipsStore } from "../../../domain/ports/clips-store.ts"
@@ -19,6 +19,7 @@ import { MakeClips } from "../../kernel/job-catalogue.ts"
 import { downloadSource } from "../../shared/media/download-source.ts"
 import { localFile, withScratchDir } from "../../shared/media/scratch.ts"
 import { chargeClips } from "./parts/charge-clips.ts"
+import { chooseClips } from "./parts/choose-clips.ts"
 import { createClipVideo } from "./parts/create-clip-video.ts"
 
 /** Times kept to the millisecond: what the record lists and each clip video's words. */
@@ -67,7 +68,7 @@ export const makeClips = (clipsId: string) =>
         if (words.length === 0) return yield* new WorkFailed({ message: "No speech was recognised in the source's audio, so there is nothing to cut clips of." })
         yield* clipsWork.step(initial, "selecting", Effect.gen(function*() {
           yield* chargeClips(clipsId, "selection", clipSelectionCredits(facts.durationSeconds))
-          const picked = pickClips(clipCandidates(words, options, facts.durationSeconds), options.count)
+          const picked = yield* chooseClips(words, options, facts.durationSeconds, stored.workspaceId)
           if (picked.length === 0) {
             return yield* new WorkFailed({
               message: `No stretch of whole sentences between ${options.minSeconds} and ${options.maxSeconds} seconds was found in the ` +
