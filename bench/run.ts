@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark in sequence, then one table of all their figures.
 import { alignment } from "./alignment.ts"
+import { clipSelection } from "./clip-selection.ts"
 import { captionRemoval } from "./caption-removal.ts"
 import { captionRender } from "./caption-render.ts"
 import { fakeTextScreenshot } from "./fake-text-screenshot.ts"
@@ -21,6 +22,7 @@ const figures = [
   ...(await captionRemoval()),
   ...(await trim()),
   ...(await reframe()),
+  ...(await clipSelection()),
   ...(await generatedVideo()),
   ...(await uploadMemory()),
   ...(await getVideoLoad()),

@@ -130,25 +130,44 @@ export interface ClipCandidate {
 
 const clamp01 = (n: number): number => Math.min(1, Math.max(0, n))
 
-/** The offline score of a run of sentences, from its own words only. */
-const scoreOf = (words: ReadonlyArray<SpokenWord>, run: ReadonlyArray<Sentence>) => {
-  const head = run[0]!
-  const tail = run[run.length - 1]!
+/** Running totals over the words and sentences, so that any run's features are a difference: a talk's candidates are scored in linear time. */
+const totalsOf = (words: ReadonlyArray<SpokenWord>, sentences: ReadonlyArray<Sentence>) => {
+  const spoken = [0]
+  const numbers = [0]
+  const strong = [0]
+  words.forEach((w, i) => {
+    spoken.push(spoken[i]! + Math.max(0, w.end - w.start))
+    numbers.push(numbers[i]! + (isNumber(w.text) ? 1 : 0))
+    strong.push(strong[i]! + (STRONG_WORDS.has(bare(w.text)) ? 1 : 0))
+  })
+  const questions = [0]
+  sentences.forEach((sentence, k) => questions.push(questions[k]! + (isQuestion(words, sentence) ? 1 : 0)))
+  // What a run's first sentence brings: whether it leans on what came before, and whether it hooks.
+  const openings = sentences.map((head) => {
+    const opening = words.slice(head.first, head.last + 1)
+    const leans = LEANING_OPENERS.has(bare(opening[0]!.text))
+    const hooks = opening.length <= 14 && (
+      isQuestion(words, head) || opening.some((w) => isNumber(w.text) || STRONG_WORDS.has(bare(w.text)) || bare(w.text) === "you")
+    )
+    return { leans, firstLine: !leans && hooks ? 1 : leans ? 0 : 0.4, text: clipText(words, head) }
+  })
+  return { spoken, numbers, strong, questions, openings }
+}
+
+/** The offline score of the run of sentences i..j, from its own words only. */
+const scoreOf = (totals: ReturnType<typeof totalsOf>, sentences: ReadonlyArray<Sentence>, i: number, j: number) => {
+  const head = sentences[i]!
+  const tail = sentences[j]!
   const span = Math.max(0.001, tail.end - head.start)
-  const own = words.slice(head.first, tail.last + 1)
-  const spoken = own.reduce((sum, w) => sum + Math.max(0, w.end - w.start), 0)
+  const count = tail.last + 1 - head.first
+  const between = (sums: ReadonlyArray<number>) => sums[tail.last + 1]! - sums[head.first]!
   // Share of the span with a word being said; 0.85 and more is dense speech.
-  const density = clamp01(spoken / span / 0.85)
-  const questionAt = run.findIndex((sentence) => isQuestion(words, sentence))
-  const answered = questionAt >= 0 && questionAt < run.length - 1
-  const numbers = clamp01(own.filter((w) => isNumber(w.text)).length / 3)
-  const strong = clamp01(own.filter((w) => STRONG_WORDS.has(bare(w.text))).length / Math.max(2, own.length / 20))
-  const opening = words.slice(head.first, head.last + 1)
-  const leans = LEANING_OPENERS.has(bare(opening[0]!.text))
-  const hooks = opening.length <= 14 && (
-    isQuestion(words, head) || opening.some((w) => isNumber(w.text) || STRONG_WORDS.has(bare(w.text)) || bare(w.text) === "you")
-  )
-  const firstLine = !leans && hooks ? 1 : leans ? 0 : 0.4
+  const density = clamp01(between(totals.spoken) / span / 0.85)
+  // A question in any sentence but the last is answered within the run.
+  const answered = totals.questions[j]! - totals.questions[i]! > 0
+  const numbers = clamp01(between(totals.numbers) / 3)
+  const strong = clamp01(between(totals.strong) / Math.max(2, count / 20))
+  const { firstLine, leans } = totals.openings[i]!
   const raw = 0.25 * density + 0.2 * (answered ? 1 : 0) + 0.15 * numbers + 0.15 * strong + 0.25 * firstLine - (leans ? 0.15 : 0)
   const reasons: Array<ClipReason> = []
   if (density >= 0.9) reasons.push("dense speech")
@@ -166,6 +185,7 @@ export const clipCandidates = (
   durationSeconds: number
 ): ReadonlyArray<ClipCandidate> => {
   const sentences = sentencesOf(words)
+  const totals = totalsOf(words, sentences)
   const candidates: Array<ClipCandidate> = []
   for (let i = 0; i < sentences.length; i++) {
     const head = sentences[i]!
@@ -176,14 +196,13 @@ export const clipCandidates = (
       const length = endSeconds - startSeconds
       if (length > bounds.maxSeconds) break
       if (length < bounds.minSeconds) continue
-      const run = sentences.slice(i, j + 1)
       candidates.push({
         first: head.first,
         last: tail.last,
         startSeconds,
         endSeconds,
-        ...scoreOf(words, run),
-        firstLine: clipText(words, head)
+        ...scoreOf(totals, sentences, i, j),
+        firstLine: totals.openings[i]!.text
       })
     }
   }
