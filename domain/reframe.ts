@@ -4,7 +4,8 @@
 // it leaves it, cuts instead of panning at a scene change, and sits in the centre in a scene without a
 // face. `split` stacks two windows, each following one of two faces far apart (an interview); `center`
 // holds one window in the middle; `fit` crops nothing and letterboxes over a blurred copy.
-import { Schema } from "effect"
+import { Either, Schema } from "effect"
+import type { EditProblem } from "./caption-edits.ts"
 
 export const ReframeAspect = Schema.Literal("9:16", "1:1", "4:5", "16:9").annotations({
   description: "The output's shape: `9:16` 1080x1920, `1:1` 1080x1080, `4:5` 1080x1350, `16:9` 1920x1080."
@@ -312,4 +313,65 @@ export const windowAt = (path: ReadonlyArray<CameraKey>, seconds: number): { rea
     (2 * u ** 3 - 3 * u ** 2 + 1) * from[axis] + (u ** 3 - 2 * u ** 2 + u) * h * slopeAt(path, i, axis) +
     (-2 * u ** 3 + 3 * u ** 2) * to[axis] + (u ** 3 - u ** 2) * h * slopeAt(path, i + 1, axis)
   return { x: Math.round(hermite("x")), y: Math.round(hermite("y")) }
+}
+
+/** Keys one window's path may have: an hour of a window moving every second is 3,600. */
+export const MAX_CAMERA_KEYS = 20_000
+
+/** A key placed by a person replaces any key within this of its time (a frame at 60 fps). */
+const SAME_MOMENT_SECONDS = 1 / 60
+
+/** Where a window may sit: wholly inside the source. */
+const windowRange = (framing: Pick<Framing, "sourceWidth" | "sourceHeight" | "crop">) => ({
+  x: Math.max(0, framing.sourceWidth - framing.crop.width),
+  y: Math.max(0, framing.sourceHeight - framing.crop.height)
+})
+
+/**
+ * The path with the window placed at `x, y` at a time (a person dragged it there): the path passes through
+ * that key, which replaces a key at the same moment (keeping its cut) and is kept inside the source.
+ */
+export const pinKey = (
+  framing: Pick<Framing, "sourceWidth" | "sourceHeight" | "crop">,
+  path: ReadonlyArray<CameraKey>,
+  key: { readonly seconds: number; readonly x: number; readonly y: number }
+): ReadonlyArray<CameraKey> => {
+  const range = windowRange(framing)
+  const seconds = Math.max(0, Math.round(key.seconds * 1000) / 1000)
+  const replaced = path.find((k) => Math.abs(k.seconds - seconds) <= SAME_MOMENT_SECONDS)
+  const pinned: CameraKey = {
+    seconds: replaced?.seconds ?? seconds,
+    x: clamp(Math.round(key.x), 0, range.x),
+    y: clamp(Math.round(key.y), 0, range.y),
+    ...(replaced?.cut === true ? { cut: true } : {})
+  }
+  return [...path.filter((k) => k !== replaced), pinned].sort((a, b) => a.seconds - b.seconds)
+}
+
+/**
+ * Paths a person sent in place of the framing's (keys moved in the editor): one per window, each with a
+ * first key, keys in time order within the source, every window inside the picture. The rest of the
+ * framing (mode, sizes) is the planner's and stays.
+ */
+export const checkCameraPaths = (
+  framing: Framing,
+  paths: ReadonlyArray<ReadonlyArray<CameraKey>>,
+  durationSeconds: number
+): Either.Either<Framing, EditProblem> => {
+  if (paths.length !== framing.paths.length) {
+    return Either.left({ field: "framing.paths", message: `The framing has ${framing.paths.length} window paths; send exactly that many.` })
+  }
+  const range = windowRange(framing)
+  for (const [w, path] of paths.entries()) {
+    if (path.length === 0) return Either.left({ field: `framing.paths.${w}`, message: "A window's path needs at least one key." })
+    if (path.length > MAX_CAMERA_KEYS) return Either.left({ field: `framing.paths.${w}`, message: `A window's path has at most ${MAX_CAMERA_KEYS} keys.` })
+    for (const [k, key] of path.entries()) {
+      const field = `framing.paths.${w}.${k}`
+      if (key.seconds > durationSeconds) return Either.left({ field: `${field}.seconds`, message: `seconds is past the end of the source (${durationSeconds.toFixed(2)} s).` })
+      if (k > 0 && key.seconds <= path[k - 1]!.seconds) return Either.left({ field: `${field}.seconds`, message: "keys must be in time order, each after the one before." })
+      if (key.x > range.x) return Either.left({ field: `${field}.x`, message: `x must be 0 to ${range.x}: the window is ${framing.crop.width} px wide in a ${framing.sourceWidth} px source.` })
+      if (key.y > range.y) return Either.left({ field: `${field}.y`, message: `y must be 0 to ${range.y}: the window is ${framing.crop.height} px high in a ${framing.sourceHeight} px source.` })
+    }
+  }
+  return Either.right({ ...framing, paths })
 }

@@ -2,7 +2,8 @@
 // moving face smoothly and holds still for a face that only jitters, a cut (not a pan) at a scene
 // change, the centre where no face is found, and two faces apart drawn as a split.
 import { describe, expect, it } from "vitest"
-import { cropSize, DEAD_ZONE, type FaceBox, type FaceSample, type Framing, planFraming, REFRAMED_SIZES, type SourceFaces, windowAt } from "../../domain/reframe.ts"
+import { Either } from "effect"
+import { checkCameraPaths, cropSize, DEAD_ZONE, type FaceBox, type FaceSample, type Framing, pinKey, planFraming, REFRAMED_SIZES, type SourceFaces, windowAt } from "../../domain/reframe.ts"
 
 const SOURCE = { width: 1920, height: 1080, durationSeconds: 10 }
 const RATE = 30
@@ -149,5 +150,28 @@ describe("windowAt", () => {
     expect(windowAt(path, 5.99)).toEqual({ x: 500, y: 0 })
     expect(windowAt(path, 6)).toEqual({ x: 50, y: 0 })
     expect(windowAt(path, 60)).toEqual({ x: 50, y: 0 })
+  })
+})
+
+describe("keys a person places", () => {
+  const framing = planFraming({ aspectRatio: "9:16", mode: "center" }, { width: 1920, height: 1080, durationSeconds: 10 }, null)
+  const path = [{ seconds: 0, x: 656, y: 0 }, { seconds: 4, x: 656, y: 0 }, { seconds: 6, x: 100, y: 0, cut: true }]
+
+  it("makes the path pass through the window where it was dragged, replacing a key at the same moment and keeping its cut", () => {
+    const pinned = pinKey(framing, path, { seconds: 2, x: 900.4, y: 30 })
+    expect(pinned).toEqual([{ seconds: 0, x: 656, y: 0 }, { seconds: 2, x: 900, y: 0 }, { seconds: 4, x: 656, y: 0 }, { seconds: 6, x: 100, y: 0, cut: true }])
+    expect(windowAt(pinned, 2)).toEqual({ x: 900, y: 0 })
+    expect(pinKey(framing, path, { seconds: 6.01, x: 5000, y: 0 })).toEqual([...path.slice(0, 2), { seconds: 6, x: 1920 - 608, y: 0, cut: true }])
+  })
+
+  it("takes paths sent in place of the planned ones only when every window stays inside the source, in time order", () => {
+    expect(Either.getOrThrow(checkCameraPaths(framing, [path], 10)).paths).toEqual([path])
+    const problem = (paths: Framing["paths"]) => Either.match(checkCameraPaths(framing, paths, 10), { onLeft: (p) => p.field, onRight: () => null })
+    expect(problem([path, path])).toBe("framing.paths")
+    expect(problem([[]])).toBe("framing.paths.0")
+    expect(problem([[{ seconds: 0, x: 1313, y: 0 }]])).toBe("framing.paths.0.0.x")
+    expect(problem([[{ seconds: 0, x: 0, y: 1 }]])).toBe("framing.paths.0.0.y")
+    expect(problem([[{ seconds: 2, x: 0, y: 0 }, { seconds: 2, x: 0, y: 0 }]])).toBe("framing.paths.0.1.seconds")
+    expect(problem([[{ seconds: 11, x: 0, y: 0 }]])).toBe("framing.paths.0.0.seconds")
   })
 })

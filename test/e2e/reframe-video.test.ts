@@ -85,6 +85,15 @@ describe("reframe on caption videos", () => {
     expect(captions.framing).toMatchObject({ mode: "center", crop: { width: 360, height: 360 }, paths: [[{ seconds: 0, x: 140, y: 0 }]] })
     const logs = (await call(app.baseUrl, `/v1/credit-logs?videoId=${video.id}`, { token })).body.data as Array<{ operation: string }>
     expect(logs.map((l) => l.operation)).toEqual(["captions"])
+
+    // A person moves the window at 1 s: the path passes through it there; a window outside the source is a 400 naming the key.
+    const moved = [{ seconds: 0, x: 140, y: 0 }, { seconds: 1, x: 0, y: 0 }]
+    const patched = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json: { framing: { paths: [moved] } } })
+    expect(patched.status).toBe(200)
+    expect(patched.body.framing).toMatchObject({ mode: "center", crop: { width: 360, height: 360 }, paths: [moved] })
+    const outside = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json: { framing: { paths: [[{ seconds: 0, x: 281, y: 0 }]] } } })
+    expect(outside.status).toBe(400)
+    expect(outside.body.error.details.field).toBe("framing.paths.0.0.x")
   }, 180_000)
 
   it("refuses a shape or mode it does not know, with a 400 naming the field", async () => {
