@@ -6,6 +6,7 @@ import type { StyleAdjustments } from "../../domain/caption-edits.ts"
 import type { EmphasisMode } from "../../domain/caption-emphasis.ts"
 import type { CaptionHook } from "../../domain/caption-hook.ts"
 import type { CaptionPage, CaptionStyle, TimedWord } from "../../domain/captions.ts"
+import type { Framing } from "../../domain/reframe.ts"
 import type { Platform } from "../../domain/safe-zones.ts"
 import type { ExportState } from "../../domain/video.ts"
 import type { CaptionPreviewAssets } from "./caption-preview-assets.ts"
@@ -65,6 +66,8 @@ export interface EditorCaptions {
   /** Spans of the source the export leaves out, on the source's timeline. */
   readonly cuts: ReadonlyArray<Cut>
   readonly pages: ReadonlyArray<CaptionPage>
+  /** The windows of a reframed video over its source; null when it is not reframed (or not planned yet). */
+  readonly framing: Framing | null
 }
 
 export interface EditorTemplate {
@@ -103,6 +106,8 @@ export interface EditPayload {
   readonly emphasis?: EmphasisMode
   /** Replaces the cuts: the page sends them only when a person restored one. */
   readonly cuts?: ReadonlyArray<Cut>
+  /** Replaces the windows' paths: the page sends them only when a person moved a window. */
+  readonly framing?: { readonly paths: Framing["paths"] }
   readonly revision?: number
 }
 

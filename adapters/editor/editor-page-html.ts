@@ -70,6 +70,9 @@ main.editor{flex:1;min-height:0;display:grid;grid-template-columns:auto minmax(1
 #emoji-layer{position:absolute;inset:0;z-index:1;pointer-events:none;line-height:1;overflow:hidden}
 #emoji-layer span{position:absolute;display:flex;align-items:center;justify-content:center;font-family:"Noto Color Emoji",sans-serif}
 .zone{position:absolute;overflow:hidden;padding:3px 5px;background:rgba(229,72,77,.22);outline:1px dashed rgba(255,150,150,.9);outline-offset:-1px;color:#fff;font-size:10px;text-shadow:0 0 2px #000}
+#crop-layer{position:absolute;inset:0;z-index:2;pointer-events:none}
+#crop-layer[hidden]{display:none}
+.crop-window{position:absolute;box-sizing:border-box;border:2px solid #ffd23f;box-shadow:0 0 0 100vmax rgba(0,0,0,.45);pointer-events:auto;cursor:move;touch-action:none}
 #player video{display:block;width:auto;height:auto;max-width:min(36vw,720px);max-height:calc(100vh - 16.5rem);cursor:pointer}
 .transport{display:flex;gap:.6rem;align-items:center;width:100%}
 #clock{font-variant-numeric:tabular-nums;color:var(--muted)}
@@ -156,7 +159,7 @@ export const editorPageHtml = (bootstrap: EditorBootstrap, appModuleUrl: string)
 <noscript><p class="error">The editor needs JavaScript.</p></noscript>
 <main class="editor">
 <section class="stage" aria-label="Preview">
-<div id="player"><video id="player-video"${video.sourceUrl === "" ? null : html` src="${video.sourceUrl}"`} width="${video.width}" height="${video.height}" preload="auto" playsinline></video><div id="emoji-layer" aria-hidden="true"></div><div id="safe-zones" role="group" hidden></div></div>
+<div id="player"><video id="player-video"${video.sourceUrl === "" ? null : html` src="${video.sourceUrl}"`} width="${video.width}" height="${video.height}" preload="auto" playsinline></video><div id="emoji-layer" aria-hidden="true"></div><div id="safe-zones" role="group" hidden></div><div id="crop-layer" hidden></div></div>
 <div class="transport"><button id="play" type="button">Play</button><span id="clock">0:00.0</span></div>
 </section>
 <section class="panel words" aria-labelledby="words-title"><div class="panel-head"><h2 id="words-title">Transcript</h2><span class="muted">Click a word to fix it: Enter keeps it, Tab goes to the next, Esc cancels.</span></div>

@@ -479,6 +479,62 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
     expect((await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token: studio.token, method: "PATCH", json: { trim: null } })).status).toBe(200)
   }, 120_000)
 
+  it("shows a reframed video's window over the source, and a window dragged at a moment becomes a key the path passes through", async () => {
+    const created = await call(app.baseUrl, "/v1/caption-videos", {
+      token: studio.token,
+      json: { url: files.url("clip.mp4"), reframe: { aspectRatio: "1:1", mode: "center" } }
+    })
+    const square = await waitForVideo(app.baseUrl, studio.token, created.body.id)
+    expect(square).toMatchObject({ status: "completed", width: 1080, height: 1080 })
+    const framingOf = async () => (await call(app.baseUrl, `/v1/videos/${square.id}/captions`, { token: studio.token })).body.framing
+    const planned = await framingOf()
+    // One 360x360 window held still over the 360x640 source.
+    expect(planned.crop).toEqual({ width: 360, height: 360 })
+    expect(planned.paths).toHaveLength(1)
+    expect(planned.paths[0]).toHaveLength(1)
+    const y0 = planned.paths[0][0].y as number
+    expect(y0).toBeGreaterThan(100)
+    const page = await signedIn("editor@example.com", square.editorUrl)
+    await page.waitForSelector("body[data-ready=yes]")
+    const windowBox = page.locator(".crop-window")
+    expect(await windowBox.count()).toBe(1)
+    const player = (await page.locator("#player").boundingBox())!
+    const before = (await windowBox.boundingBox())!
+    const scale = player.height / H
+    expect(before.width).toBeCloseTo(player.width, 0)
+    expect(Math.abs((before.y - player.y) / scale - y0)).toBeLessThan(3)
+
+    // At 1 s the window is dragged 100 source pixels up.
+    await seekTo(page, 1)
+    await page.mouse.move(before.x + before.width / 2, before.y + before.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(before.x + before.width / 2, before.y + before.height / 2 - 50 * scale, { steps: 5 })
+    await page.mouse.move(before.x + before.width / 2, before.y + before.height / 2 - 100 * scale, { steps: 5 })
+    await page.mouse.up()
+    await saved(page)
+    const moved = await framingOf()
+    expect(moved.paths[0]).toHaveLength(2)
+    expect(moved.paths[0][0]).toEqual(planned.paths[0][0])
+    expect(moved.paths[0][1].seconds).toBeCloseTo(1, 2)
+    expect(Math.abs(moved.paths[0][1].y - (y0 - 100))).toBeLessThan(4)
+    // The window is drawn where the path now puts it.
+    const after = (await windowBox.boundingBox())!
+    expect(Math.abs((after.y - player.y) / scale - moved.paths[0][1].y)).toBeLessThan(3)
+    await screenshot(page, "editor-reframe")
+
+    // The captions are previewed inside the window, which the export scales up to the square: the
+    // preview canvas (the picture's shape, where libass centres the square frame) is centred on it.
+    const canvas = (await page.locator("#player canvas").boundingBox())!
+    expect(Math.abs(canvas.width - after.width)).toBeLessThan(2)
+    expect(Math.abs(canvas.y + canvas.height / 2 - (after.y + after.height / 2))).toBeLessThan(2)
+
+    await page.click("#undo")
+    await saved(page)
+    expect((await framingOf()).paths).toEqual(planned.paths)
+    await expect.poll(async () => Math.abs(((await windowBox.boundingBox())!.y - player.y) / scale - y0)).toBeLessThan(3)
+    await page.context().close()
+  }, 180_000)
+
   it("shows a member of another workspace a 404 page, and a signed-out visitor the sign-in page", async () => {
     const stranger = await signedIn("stranger@example.com")
     const body = await stranger.locator("body").textContent()

@@ -44,6 +44,7 @@ const doc = (overrides: Partial<EditorDocument> = {}): EditorDocument => ({
   platform: "none",
   emphasis: "off",
   cuts: [],
+  framing: null,
   ...overrides
 })
 const FRAME = { kind: "caption", width: 360, height: 640 }
@@ -270,7 +271,7 @@ describe("editor page", () => {
     const hostile = "</script><script>alert(1)</script>"
     const bootstrap = {
       video: { id: "vid_1", kind: "caption", status: "completed", step: "completed", width: 360, height: 640, duration: 3, sourceUrl: "/media/x/source.mp4", picture: "ready" },
-      captions: { videoId: "vid_1", templateId: -1, revision: 0, words: [{ text: hostile, start: 0, end: 1 }], lineStarts: null, adjustments: {}, style: BOLD_POP, hook: { text: hostile, seconds: 3 }, platform: "tiktok", emphasis: "off", trim: null, cuts: [], pages: [] },
+      captions: { videoId: "vid_1", templateId: -1, revision: 0, words: [{ text: hostile, start: 0, end: 1 }], lineStarts: null, adjustments: {}, style: BOLD_POP, hook: { text: hostile, seconds: 3 }, platform: "tiktok", emphasis: "off", trim: null, cuts: [], pages: [], framing: null },
       base: "/editor/tok",
       csrf: "csrf",
       templates: [],

@@ -9,7 +9,19 @@ export interface CaptionPreview {
   readonly setTrack: (ass: string) => Promise<void>
   /** Draws the captions of the video's current time (after a seek while paused, say). */
   readonly renderNow: () => Promise<void>
+  /**
+   * Draws the captions into this box of the video's parent (CSS pixels) instead of over the whole picture:
+   * a reframed video's window, which the export scales up to the output. Null: over the picture.
+   */
+  readonly placeIn: (box: PreviewBox | null) => void
   readonly destroy: () => Promise<void>
+}
+
+export interface PreviewBox {
+  readonly left: number
+  readonly top: number
+  readonly width: number
+  readonly height: number
 }
 
 /** A script with no events, until the first track arrives. */
@@ -87,7 +99,32 @@ export const createCaptionPreview = async (options: {
     await jassub.manualRender(frame, true)
   }
 
+  // JASSUB lays its canvas over the picture whenever it resizes: a box asked for is laid again after it.
+  const canvas = video.parentElement?.querySelector<HTMLCanvasElement>("canvas.JASSUB") ?? null
+  let box: PreviewBox | null = null
+  const lay = () => {
+    if (canvas === null || box === null || video.videoWidth === 0 || video.videoHeight === 0) return
+    // libass fits the script's frame (the box's shape) inside the canvas, which has the picture's shape, and
+    // centres it: the canvas is sized so that the fitted frame falls on the box.
+    const pictureAspect = video.videoWidth / video.videoHeight
+    const wider = pictureAspect > box.width / box.height
+    const width = wider ? box.height * pictureAspect : box.width
+    const height = wider ? box.height : box.width / pictureAspect
+    const left = box.left - (width - box.width) / 2
+    const top = box.top - (height - box.height) / 2
+    const want = { left: `${left}px`, top: `${top}px`, width: `${width}px`, height: `${height}px` }
+    if (Object.entries(want).some(([k, v]) => canvas.style.getPropertyValue(k) !== v)) Object.assign(canvas.style, want)
+  }
+  const watching = new MutationObserver(lay)
+  if (canvas !== null) watching.observe(canvas, { attributes: true, attributeFilter: ["style"] })
+
   return {
+    placeIn: (next) => {
+      const wasSet = box !== null
+      box = next
+      if (next !== null) lay()
+      else if (wasSet) void jassub.resize()
+    },
     setTrack: async (ass) => {
       await loadFontsFor(ass)
       const family = defaultFamilyFor(ass)
@@ -99,6 +136,9 @@ export const createCaptionPreview = async (options: {
       if (video.paused) await renderNow()
     },
     renderNow,
-    destroy: () => jassub.destroy()
+    destroy: () => {
+      watching.disconnect()
+      return jassub.destroy()
+    }
   }
 }

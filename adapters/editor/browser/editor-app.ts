@@ -14,6 +14,8 @@ import type { EditorBootstrap, EditorCaptions, EditorTemplate, EditorVideo } fro
 import { autosave, type SaveState } from "./autosave.ts"
 import { captionMeasure } from "./caption-measure.ts"
 import type { CaptionPreview } from "./caption-preview.ts"
+import type { Framing } from "../../../domain/reframe.ts"
+import { cropWindows } from "./crop-windows.ts"
 import { byId, clockText, element, messageOf } from "./dom.ts"
 import { record, redo, replacePresent, startHistory, undo } from "./edit-history.ts"
 import { EditorApiError, editorApi } from "./editor-api.ts"
@@ -57,10 +59,12 @@ const documentOf = (captions: EditorCaptions): EditorDocument => ({
   hook: captions.hook,
   platform: captions.platform,
   emphasis: captions.emphasis,
-  cuts: captions.cuts
+  cuts: captions.cuts,
+  framing: captions.framing
 })
 
 const sameCuts = (a: ReadonlyArray<Cut>, b: ReadonlyArray<Cut>): boolean => JSON.stringify(a) === JSON.stringify(b)
+const samePaths = (a: Framing | null, b: Framing | null): boolean => JSON.stringify(a?.paths) === JSON.stringify(b?.paths)
 
 const CUT_REASONS: Readonly<Record<Cut["reason"], string>> = { silence: "pause", filler: "filler", repeat: "repeated word" }
 
@@ -68,6 +72,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const ui = {
   player: byId("player", HTMLDivElement),
+  cropLayer: byId("crop-layer", HTMLDivElement),
   video: byId("player-video", HTMLVideoElement),
   safeZones: byId("safe-zones", HTMLDivElement),
   emojiLayer: byId("emoji-layer", HTMLDivElement),
@@ -146,6 +151,8 @@ let revision = bootstrap.captions.revision
 let savedEmphasis: EmphasisMode = bootstrap.captions.emphasis
 /** The cuts the server holds: a save sends the document's only when a person changed them (a generated video has none to send). */
 let savedCuts: ReadonlyArray<Cut> = bootstrap.captions.cuts
+/** The windows' paths the server holds: a save sends the document's only when a person moved a window. */
+let savedFraming: Framing | null = bootstrap.captions.framing
 /** The document whose Auto choice the server is yet to make: its save asks for it, and the answer's words fill it in. */
 let choosing: EditorDocument | null = null
 let history = startHistory(documentOf(bootstrap.captions))
@@ -275,6 +282,7 @@ const adoptState = async (why: string) => {
   revision = state.captions.revision
   savedEmphasis = state.captions.emphasis
   savedCuts = state.captions.cuts
+  savedFraming = state.captions.framing
   choosing = null
   history = startHistory(documentOf(state.captions))
   selected = null
@@ -292,14 +300,22 @@ const saver = autosave<EditorDocument>({
     try {
       // The mode goes only with a choice to make or when it changed: with every save, auto would choose
       // over the flags a person set since, and off would clear them.
-      const { cuts, emphasis, ...edit } = doc
+      const { cuts, emphasis, framing, ...edit } = doc
       const fresh = doc === choosing
       const sendMode = fresh || emphasis !== savedEmphasis
       const sendCuts = !sameCuts(cuts, savedCuts)
-      let saved = await api.saveCaptions({ ...edit, revision, ...(sendMode ? { emphasis } : {}), ...(sendCuts ? { cuts } : {}) })
+      const sendPaths = framing !== null && !samePaths(framing, savedFraming)
+      let saved = await api.saveCaptions({
+        ...edit,
+        revision,
+        ...(sendMode ? { emphasis } : {}),
+        ...(sendCuts ? { cuts } : {}),
+        ...(sendPaths ? { framing: { paths: framing.paths } } : {})
+      })
       revision = saved.revision
       savedEmphasis = saved.emphasis
       savedCuts = saved.cuts
+      savedFraming = saved.framing
       // Saving the mode set the flags the server's way (auto chose, off cleared). A document that holds others
       // (one undone or redone to, or a word toggled before the save) sends its own again.
       if (sendMode && !fresh && saved.words.length === doc.words.length && !sameEmphasis(saved.words, doc.words)) {
@@ -712,6 +728,8 @@ const refresh = () => {
   syncWordTools()
   syncStyle()
   syncLock()
+  // The windows follow an undone or adopted framing (on the next frame: the player's loop is declared below).
+  requestAnimationFrame(() => tick())
 }
 
 // --- Export
@@ -818,9 +836,20 @@ const showEmoji = () => {
   }))
 }
 
+const windows = cropWindows({
+  layer: ui.cropLayer,
+  video: ui.video,
+  editable: () => !busy(),
+  onMoved: () => tick(),
+  onPinned: (framing) => commit({ ...history.present, framing })
+})
+
 const tick = () => {
   const t = ui.video.currentTime
   showEmoji()
+  // The captions are previewed in the window the export scales up: the output's frame.
+  const outputBox = windows.show(history.present.framing)
+  preview?.placeIn(outputBox)
   ui.clock.textContent = `${clockText(t)} / ${clockText(video.duration)}`
   timeline.setTime(t, !ui.video.paused)
   const now = wordAt(history.present.words, t)

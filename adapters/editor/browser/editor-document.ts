@@ -14,6 +14,7 @@ import type { EmphasisMode } from "../../../domain/caption-emphasis.ts"
 import { type CaptionHook, HOOK_DEFAULT_SECONDS, HOOK_MAX_CHARACTERS, HOOK_SECONDS } from "../../../domain/caption-hook.ts"
 import { type CaptionLine, type CaptionPage, type CaptionStyle, isOneEmoji, layoutCaptions, layoutRulesOf, placementOf, type TimedWord } from "../../../domain/captions.ts"
 import { captionStyleFor } from "../../../domain/generated-project.ts"
+import type { Framing } from "../../../domain/reframe.ts"
 import { type Platform, type SafeZone, zonesEntered } from "../../../domain/safe-zones.ts"
 import type { Cut } from "../../../domain/trim.ts"
 import type { VideoKind } from "../../../domain/video.ts"
@@ -30,6 +31,8 @@ export interface EditorDocument {
   readonly emphasis: EmphasisMode
   /** Spans of the source the export leaves out: the trim's, less those a person restored. */
   readonly cuts: ReadonlyArray<Cut>
+  /** A reframed video's windows over the source (keys a person placed included); null when it is not reframed. */
+  readonly framing: Framing | null
 }
 
 /** What a document looks like: the style the controls show, the pages and the script the export burns. */
