@@ -4,6 +4,7 @@ import { Either, Schema } from "effect"
 import { recordId } from "./record-id.ts"
 import { type PixelBox, type RemovalTarget, TextRegion } from "./text-regions.ts"
 import { type Emit, IllegalTransition, type SourceFacts } from "./video.ts"
+import { announcingEnd, startedWork } from "./work-record.ts"
 
 export const RemovalId = recordId("caption removal")
 
@@ -154,16 +155,7 @@ export const applyRemovalEvent = (r: CaptionRemovalRecord, e: RemovalEvent): Rem
  * The state machine with what must follow it: a removal that ends announces it, once, whichever way it
  * ended (an ended removal takes no further event).
  */
-export const removalTransition = (
-  r: CaptionRemovalRecord,
-  e: RemovalEvent
-): Either.Either<{ readonly record: CaptionRemovalRecord; readonly effects: ReadonlyArray<RemovalEffect> }, IllegalTransition> =>
-  Either.map(applyRemovalEvent(r, e), (record) => ({
-    record,
-    effects: isTerminal(record)
-      ? [{ _tag: "Emit", event: record.status === "completed" ? "caption_removal.completed" : "caption_removal.failed", dedupeKey: record.id }]
-      : []
-  }))
+export const removalTransition = announcingEnd(applyRemovalEvent, { completed: "caption_removal.completed", failed: "caption_removal.failed" })
 
 /** A new caption removal, as the create operation records it. */
 export const newCaptionRemoval = (input: {
@@ -174,16 +166,8 @@ export const newCaptionRemoval = (input: {
   readonly options: RemovalOptions
   readonly at: string
 }): CaptionRemovalRecord => ({
-  id: input.id,
-  workspaceId: input.workspaceId,
-  status: "processing",
-  step: "queued",
-  createdAt: input.at,
-  updatedAt: input.at,
-  sourceUrl: "url" in input.source ? input.source.url : null,
-  sourceFileId: "fileId" in input.source ? input.source.fileId : null,
+  ...startedWork(input),
   resultFileId: null,
-  webhookUrl: input.webhookUrl,
   options: input.options,
   durationSeconds: null,
   width: null,

@@ -6,6 +6,7 @@ import { TimedWord } from "./captions.ts"
 import { ClipReason } from "./clip-selection.ts"
 import { recordId } from "./record-id.ts"
 import { ReframeSettings } from "./reframe.ts"
+import { announcingEnd, startedWork } from "./work-record.ts"
 import { RenderOptions } from "./rules.ts"
 import { type Emit, IllegalTransition, Status as VideoStatus, VideoId } from "./video.ts"
 
@@ -158,16 +159,7 @@ export const applyClipsEvent = (r: ClipsRecord, e: ClipsEvent): ClipsTransition 
 }
 
 /** The state machine with what must follow it: a record that ends announces it, once, whichever way it ended. */
-export const clipsTransition = (
-  r: ClipsRecord,
-  e: ClipsEvent
-): Either.Either<{ readonly record: ClipsRecord; readonly effects: ReadonlyArray<ClipsEffect> }, IllegalTransition> =>
-  Either.map(applyClipsEvent(r, e), (record) => ({
-    record,
-    effects: isTerminal(record)
-      ? [{ _tag: "Emit", event: record.status === "completed" ? "clips.completed" : "clips.failed", dedupeKey: record.id }]
-      : []
-  }))
+export const clipsTransition = announcingEnd(applyClipsEvent, { completed: "clips.completed", failed: "clips.failed" })
 
 /** A new clips record, as the create operation records it. */
 export const newClips = (input: {
@@ -178,15 +170,7 @@ export const newClips = (input: {
   readonly options: ClipsOptions
   readonly at: string
 }): ClipsRecord => ({
-  id: input.id,
-  workspaceId: input.workspaceId,
-  status: "processing",
-  step: "queued",
-  createdAt: input.at,
-  updatedAt: input.at,
-  sourceUrl: "url" in input.source ? input.source.url : null,
-  sourceFileId: "fileId" in input.source ? input.source.fileId : null,
-  webhookUrl: input.webhookUrl,
+  ...startedWork(input),
   options: input.options,
   durationSeconds: null,
   clips: null,
