@@ -118,6 +118,8 @@ const CASES: ReadonlyArray<Case> = [
   },
   { operation: "createCaptionRemoval", path: () => "/v1/caption-remover", body: json({ url: SOURCE }), work: jobs, charges: 1 },
   { operation: "createCaptionRemoval", path: () => "/v1/caption-remover", body: upload, work: jobs, charges: 1 },
+  { operation: "createClips", path: () => "/v1/clips", body: json({ url: SOURCE, count: 2 }), work: jobs, charges: 0 },
+  { operation: "createClips", path: () => "/v1/clips", body: upload, work: jobs, charges: 0 },
   {
     operation: "createCaptionTemplate",
     path: () => "/v1/caption-templates",
