@@ -89,8 +89,8 @@ export const clipSelection = async (): Promise<ReadonlyArray<Figure>> => {
       {
         bench: BENCH,
         name: `choosing for ${MINUTES} min / transcribing 1 min (pocketsphinx)`,
-        value: selectionMs / transcribeMs,
-        unit: "x",
+        value: (100 * selectionMs) / transcribeMs,
+        unit: "%",
         note: `transcribing 1 min took ${(transcribeMs / 1000).toFixed(1)} s in this run`
       }
     ]
