@@ -6,7 +6,7 @@
 // record; the events arrive once each; the 400s name their field.
 import { execFile } from "node:child_process"
 import { openAsBlob } from "node:fs"
-import { mkdtemp, rm, writeFile } from "node:fs/promises"
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -303,6 +303,23 @@ describe("clips", () => {
     expect(mine().map((r) => r.headers["x-service-event"])).toEqual(["clips.failed"])
     expect(mine()[0]!.headers["x-service-job-id"]).toBe(created.body.id)
     expect(JSON.parse(mine()[0]!.body).clips).toMatchObject({ id: created.body.id, status: "failed", refunded: true })
+  }, 120_000)
+
+  it("fails when a clip can no longer be made a video (its template was deleted), leaving no cut file behind", async () => {
+    const { token, workspaceId } = await app.createWorkspace({ credits: 1000 })
+    const template = await call(app.baseUrl, "/v1/caption-templates", { token, json: { name: "Gone soon", basedOn: -5 } })
+    expect(template.status).toBe(200)
+    const short = join(dir, "short-2.mp4")
+    await run("ffmpeg", ["-nostdin", "-y", "-v", "error", "-i", talk, "-t", String(sentences[6]!.end + 0.5), "-c", "copy", short])
+    const created = await upload(short, "/v1/clips", token, { count: "1", minSeconds: "10", maxSeconds: "30", templateId: String(template.body.id) })
+    expect(created.status).toBe(200)
+    // Transcribing takes seconds: the template is gone before the clip is cut.
+    expect((await call(app.baseUrl, `/v1/caption-templates/${template.body.id}`, { token, method: "DELETE" })).status).toBe(200)
+    const clips = await waitForClips(token, created.body.id)
+    expect(clips).toMatchObject({ status: "failed", step: "cutting", refunded: true })
+    expect(clips.error).toContain("Clip 1 could not be made a video")
+    // Only the uploaded talk is stored: the cut clip's file went with the failed transaction.
+    expect(await readdir(join(app.dataDir, "blobs", workspaceId))).toHaveLength(1)
   }, 120_000)
 
   it("refuses bad bounds, counts and shapes with a 400 naming the field, in JSON and in forms, creating nothing", async () => {

@@ -1,5 +1,6 @@
 // The caption pipeline up to timed captions: fetch and store the source, probe it, (with a reframe,
-// look for faces and plan the windows, beside the rest) extract the audio, transcribe, save the words.
+// look for faces and plan the windows, beside the rest) extract the audio, transcribe (unless the words
+// came with the video, as a clip's do), save the words.
 // Each step is recorded in the video's `step`, and each is safe to run again when a crashed job is retried.
 import { Deferred, Effect, Fiber, Option } from "effect"
 import { WorkFailed } from "../../../domain/errors.ts"

@@ -1,9 +1,11 @@
 // One clip made a caption video: its span of the source cut into a file of its own, stored, and the
 // video created from it with the clip's words (never transcribed again), on the record's options; the
-// video and the record's note of it land in one transaction, so a retried job makes no second video.
+// file's record, the video and the record's note of it land in one transaction, so a retried job makes
+// no second video, and a failed one leaves no file behind.
 import { Effect, Option } from "effect"
 import { type ChosenClip, type ClipsRecord } from "../../../../domain/clips.ts"
 import { WorkFailed } from "../../../../domain/errors.ts"
+import { BlobStore } from "../../../../domain/ports/blob-store.ts"
 import { FileStore } from "../../../../domain/ports/file-store.ts"
 import { MediaEngine } from "../../../../domain/ports/media-engine.ts"
 import { Transactor } from "../../../../domain/ports/transactor.ts"
@@ -39,6 +41,8 @@ export const createClipVideo = (record: ClipsRecord, source: string, index: numb
       Effect.catchTags({
         InvalidInput: (e) => new WorkFailed({ message: `Clip ${index + 1} could not be made a video: ${e.message}` }),
         PlanForbids: (e) => new WorkFailed({ message: `Clip ${index + 1} could not be made a video: ${e.message}` })
-      })
+      }),
+      // Nothing recorded the cut file: it goes too.
+      Effect.onError(() => Effect.flatMap(BlobStore, (blobs) => blobs.remove(file.blobKey)))
     )
   }).pipe(Effect.withSpan("createClipVideo", { attributes: { clipsId: record.id, index } }))
