@@ -12,8 +12,7 @@ import { operation } from "../../kernel/operation.ts"
 import { removalWork } from "../../kernel/removal-work.ts"
 import { newId } from "../../kernel/secrets.ts"
 import { startWork } from "../../kernel/start-work.ts"
-import { requireSource } from "../../shared/media/require-source.ts"
-import { storeFile } from "../../shared/media/store-file.ts"
+import { recordedSource, type WorkSource } from "../../shared/media/require-source.ts"
 import { postRemovalCharge } from "./parts/charge-removal.ts"
 import { getCaptionRemoval } from "./get-caption-removal.ts"
 
@@ -33,9 +32,7 @@ export const CaptionRemovalFields = {
 }
 
 export interface CaptionRemovalRequest {
-  readonly source:
-    | { readonly _tag: "Url"; readonly url: string }
-    | { readonly _tag: "Upload"; readonly path: string; readonly name: string; readonly contentType: string }
+  readonly source: WorkSource
   readonly target?: RemovalTarget | undefined
   readonly region?: PixelBox | undefined
   readonly webhookUrl?: string | undefined
@@ -48,11 +45,8 @@ export const startCaptionRemoval = (request: CaptionRemovalRequest) =>
     render: { needed: true, refusal: "Removing captions makes a new mp4, which needs a paid plan (or BYOK)." },
     prepare: (workspace) =>
       Effect.gen(function*() {
-        if (request.source._tag !== "Url") yield* requireSource(request.source.path, checkSourceLimits)
+        const source = yield* recordedSource(workspace, request.source, checkSourceLimits)
         const at = yield* nowIso
-        const source = request.source._tag === "Url"
-          ? { url: request.source.url }
-          : { fileId: (yield* storeFile(workspace, request.source)).id }
         const created = newCaptionRemoval({
           id: newId(),
           workspaceId: workspace.id,

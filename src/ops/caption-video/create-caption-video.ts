@@ -20,8 +20,7 @@ import { videoWork } from "../../kernel/video-work.ts"
 import { resolveTemplate } from "../caption-templates/parts/resolve-template.ts"
 import { renderAtCreate } from "../render/parts/render-at-create.ts"
 import { CaptionLookFields, type CaptionLookRequest, saveCaptionLook } from "../../shared/captions/caption-look-fields.ts"
-import { requireSource } from "../../shared/media/require-source.ts"
-import { storeFile } from "../../shared/media/store-file.ts"
+import { recordedSource, type WorkSource } from "../../shared/media/require-source.ts"
 import { getVideo } from "../videos/get-video.ts"
 import { ReframeSettings } from "../../../domain/reframe.ts"
 import { TrimSettings } from "../../../domain/trim.ts"
@@ -55,14 +54,9 @@ export const CreatedVideo = Schema.Struct({
   editorUrl: Schema.String.annotations({ description: "Unguessable link to the project in the editor." })
 }).annotations({ identifier: "CreatedVideo", description: "The new video, processing in the background." })
 
-export type CaptionSource =
-  | { readonly _tag: "Url"; readonly url: string }
-  | { readonly _tag: "Upload"; readonly path: string; readonly name: string; readonly contentType: string }
-  /** A file the service stored already (a clip cut from a talk). */
-  | { readonly _tag: "Stored"; readonly fileId: string }
-
 export interface CaptionVideoRequest extends CaptionLookRequest {
-  readonly source: CaptionSource
+  /** `Stored`: a clip cut from a talk. */
+  readonly source: WorkSource
   readonly templateId?: number | undefined
   readonly render?: RenderOptions | undefined
   readonly webhookUrl?: string | undefined
@@ -101,13 +95,8 @@ export const startCaptionVideo = (request: CaptionVideoRequest) =>
     render: renderAtCreate(request.render),
     prepare: (workspace, template) =>
       Effect.gen(function*() {
-        if (request.source._tag === "Upload") yield* requireSource(request.source.path, checkSource)
+        const source = yield* recordedSource(workspace, request.source, checkSource)
         const at = yield* nowIso
-        const source = request.source._tag === "Url"
-          ? { url: request.source.url }
-          : request.source._tag === "Stored"
-          ? { fileId: request.source.fileId }
-          : { fileId: (yield* storeFile(workspace, request.source)).id }
         const video = newCaptionVideo({
           id: newId(),
           workspaceId: workspace.id,

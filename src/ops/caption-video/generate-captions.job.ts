@@ -7,7 +7,6 @@ import { WorkFailed } from "../../../domain/errors.ts"
 import { MediaEngine } from "../../../domain/ports/media-engine.ts"
 import { Transcriber } from "../../../domain/ports/transcriber.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
-import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { captionCredits } from "../../../domain/pricing.ts"
 import { REFRAMED_SIZES } from "../../../domain/reframe.ts"
 import { checkSource } from "../../../domain/rules.ts"
@@ -20,6 +19,7 @@ import { chargeWork } from "../../shared/credits/charge-work.ts"
 import { downloadSource } from "../../shared/media/download-source.ts"
 import { markGenerated } from "../videos/parts/mark-words.ts"
 import { localSource, withScratchDir } from "../../shared/media/scratch.ts"
+import { transcriptionHints } from "../../shared/media/transcription-hints.ts"
 import { alignTranscript } from "./parts/align-transcript.ts"
 import { planReframe } from "./parts/plan-reframe.ts"
 import { planTrim } from "./parts/plan-trim.ts"
@@ -50,11 +50,7 @@ const besideTheSound = <E, R>(step: (started: Effect.Effect<void>) => Effect.Eff
 /** What is said, heard by the transcriber (charged as captions) and, with a transcript, aligned to it. */
 const transcribe = (initial: VideoRecord, video: VideoRecord, wav: string, durationSeconds: number) =>
   Effect.gen(function*() {
-    const hints = {
-      workspaceId: video.workspaceId,
-      language: video.language ?? undefined,
-      vocabulary: yield* (yield* WorkspaceStore).getVocabulary(video.workspaceId)
-    }
+    const hints = yield* transcriptionHints(video.workspaceId, video.language)
     const transcriber = yield* Transcriber
     const heard = yield* videoWork.step(
       initial,

@@ -16,8 +16,7 @@ import { nowIso } from "../../kernel/now.ts"
 import { operation } from "../../kernel/operation.ts"
 import { newId } from "../../kernel/secrets.ts"
 import { startWork } from "../../kernel/start-work.ts"
-import { requireSource } from "../../shared/media/require-source.ts"
-import { storeFile } from "../../shared/media/store-file.ts"
+import { recordedSource, type WorkSource } from "../../shared/media/require-source.ts"
 import { requireLanguage } from "../caption-video/create-caption-video.ts"
 import { resolveTemplate } from "../caption-templates/parts/resolve-template.ts"
 import { renderAtCreate } from "../render/parts/render-at-create.ts"
@@ -46,9 +45,7 @@ export const ClipsFields = {
 }
 
 export interface ClipsRequest {
-  readonly source:
-    | { readonly _tag: "Url"; readonly url: string }
-    | { readonly _tag: "Upload"; readonly path: string; readonly name: string; readonly contentType: string }
+  readonly source: WorkSource
   readonly count?: number | undefined
   readonly minSeconds?: number | undefined
   readonly maxSeconds?: number | undefined
@@ -77,11 +74,8 @@ export const startClips = (request: ClipsRequest) => {
     render: renderAtCreate(request.render),
     prepare: (workspace, template) =>
       Effect.gen(function*() {
-        if (request.source._tag !== "Url") yield* requireSource(request.source.path, checkSource)
+        const source = yield* recordedSource(workspace, request.source, checkSource)
         const at = yield* nowIso
-        const source = request.source._tag === "Url"
-          ? { url: request.source.url }
-          : { fileId: (yield* storeFile(workspace, request.source)).id }
         const clips = newClips({
           id: newId(),
           workspaceId: workspace.id,

@@ -11,13 +11,13 @@ import { WorkFailed } from "../../../domain/errors.ts"
 import { ClipsStore } from "../../../domain/ports/clips-store.ts"
 import { MediaEngine } from "../../../domain/ports/media-engine.ts"
 import { Transcriber } from "../../../domain/ports/transcriber.ts"
-import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { checkSource } from "../../../domain/rules.ts"
 import { clipsWork } from "../../kernel/clips-work.ts"
 import { Done, handle } from "../../kernel/job.ts"
 import { MakeClips } from "../../kernel/job-catalogue.ts"
 import { downloadSource } from "../../shared/media/download-source.ts"
 import { localFile, withScratchDir } from "../../shared/media/scratch.ts"
+import { transcriptionHints } from "../../shared/media/transcription-hints.ts"
 import { chargeClips } from "./parts/charge-clips.ts"
 import { chooseClips } from "./parts/choose-clips.ts"
 import { createClipVideo } from "./parts/create-clip-video.ts"
@@ -55,11 +55,7 @@ export const makeClips = (clipsId: string) =>
         const wav = `${dir}/audio.wav`
         yield* clipsWork.step(initial, "extracting_audio", media.extractAudio(source, wav))
         const transcriber = yield* Transcriber
-        const hints = {
-          workspaceId: stored.workspaceId,
-          language: options.language ?? undefined,
-          vocabulary: yield* (yield* WorkspaceStore).getVocabulary(stored.workspaceId)
-        }
+        const hints = yield* transcriptionHints(stored.workspaceId, options.language)
         const words = yield* clipsWork.step(
           initial,
           "transcribing",
