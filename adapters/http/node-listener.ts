@@ -3,8 +3,10 @@
 // too large, a malformed request line, a deadline passed) is answered with the JSON error body instead
 // of Node's empty one.
 import { NodeHttpServer } from "@effect/platform-node"
-import { createServer, type Server } from "node:http"
+import { Effect, Layer } from "effect"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
+import { ReadLaneSlot } from "./read-lane.ts"
 import { rawRefusal } from "./refusal.ts"
 import type { RequestLimitSettings } from "./request-limits.ts"
 
@@ -26,7 +28,12 @@ const clientRefusal = (code: string | undefined): string => {
   }
 }
 
-export const makeServer = (limits: RequestLimitSettings): Server => {
+/**
+ * The server, with the read lane in front of the platform's handler: a request the lane takes never
+ * reaches the platform unless the lane hands it on. The platform adds its handler itself, so the lane
+ * sits where Node delivers the event.
+ */
+export const makeServer = (limits: RequestLimitSettings, slot: ReadLaneSlot["Type"]): Server => {
   const server = createServer({
     headersTimeout: limits.headersSeconds * 1000,
     // Bodies are timed by their pace (request-body.ts), since an upload at the size limit may take long.
@@ -42,8 +49,19 @@ export const makeServer = (limits: RequestLimitSettings): Server => {
     }
     socket.end(clientRefusal(error.code))
   })
+  const emit = server.emit.bind(server)
+  server.emit = ((event: string, ...args: Array<unknown>): boolean => {
+    const lane = slot.lane
+    if (event !== "request" || lane === undefined) return emit(event, ...args)
+    const [request, response] = args as [IncomingMessage, ServerResponse]
+    return lane(request, response, () => emit(event, request, response)) || emit(event, request, response)
+  }) as Server["emit"]
   return server
 }
 
+/** The listener, and the slot where the served API puts its read lane (read-lane.ts). */
 export const listenerLayer = (limits: RequestLimitSettings, options: { readonly port: number; readonly host?: string }) =>
-  NodeHttpServer.layer(() => makeServer(limits), options)
+  Layer.unwrapEffect(Effect.sync(() => {
+    const slot: ReadLaneSlot["Type"] = { lane: undefined }
+    return Layer.merge(NodeHttpServer.layer(() => makeServer(limits, slot), options), Layer.succeed(ReadLaneSlot, slot))
+  }))

@@ -5,9 +5,9 @@
 // metrics, and traced as one server span, always by its route (the pattern: paths may hold tokens) and
 // never with its query string (it may hold secrets). The platform's own server span records the full
 // URL and headers, so server.ts switches it off for this one.
-import { HttpApiBuilder, HttpApp, HttpBody, type HttpRouter, HttpServerRequest, HttpServerResponse, HttpTraceContext } from "@effect/platform"
+import { type Headers, HttpApiBuilder, HttpApp, HttpBody, type HttpRouter, HttpServerRequest, HttpServerResponse, HttpTraceContext } from "@effect/platform"
 import { Clock, Config, Context, Effect, FiberRef, Layer, LogLevel, Metric, MetricKey, MetricLabel, Option, type Tracer } from "effect"
-import { randomBytes } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import { httpRequestDurationKey, httpRequestsKey } from "../../src/kernel/metrics.ts"
 import { type RouteEntry, routesOf } from "./route-table.ts"
 
@@ -26,11 +26,12 @@ export const currentRequestId = FiberRef.unsafeMake("")
 
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
-export const newRequestId = (): string => randomBytes(8).toString("hex")
+/** 16 hex digits; randomUUID draws from a cached pool of entropy, where randomBytes asked the system every time. */
+export const newRequestId = (): string => randomUUID().replaceAll("-", "").slice(0, 16)
 
-const requestIdOf = (headers: HttpServerRequest.HttpServerRequest["headers"], trusted: boolean): string => {
+export const requestIdOf = (headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>, trusted: boolean): string => {
   const given = trusted ? headers["fly-request-id"] ?? headers["x-request-id"] : undefined
-  return given !== undefined && SANE_ID.test(given) ? given : newRequestId()
+  return typeof given === "string" && SANE_ID.test(given) ? given : newRequestId()
 }
 
 interface ErrorBody {
@@ -64,7 +65,7 @@ const stamped = (response: HttpServerResponse.HttpServerResponse, requestId: str
     : withHeader
 }
 
-const routeOf = (router: HttpRouter.HttpRouter<unknown, unknown>, method: string, url: string): string => {
+export const routeOf = (router: HttpRouter.HttpRouter<unknown, unknown>, method: string, url: string): string => {
   const path = url.split("?", 1)[0] ?? url
   const table = routesOf(router)
   const answers = (entry: RouteEntry) => entry.method === method || entry.method === "*" || (method === "HEAD" && entry.method === "GET")
@@ -102,20 +103,40 @@ const metricsOf = (method: string, route: string, status: number): AnswerMetrics
  * The answer in the metrics and the log. Successful reads are what clients poll: at one line each they
  * would bury the writes and failures worth reading, so they are logged at debug.
  */
-const recordAnswer = (request: HttpServerRequest.HttpServerRequest, route: string, requestId: string, status: number, started: number, span: Tracer.Span) =>
+export const recordAnswer = (method: string, route: string, requestId: string, status: number, started: number, span: Tracer.Span) =>
   Effect.gen(function*() {
     const durationMs = (yield* Clock.currentTimeMillis) - started
     span.attribute("http.response.status_code", status)
-    const metrics = metricsOf(request.method, route, status)
+    const metrics = metricsOf(method, route, status)
     yield* Metric.increment(metrics.count)
     yield* Metric.update(metrics.duration, durationMs / 1000)
-    const quiet = (request.method === "GET" || request.method === "HEAD") && status < 400
+    const quiet = (method === "GET" || method === "HEAD") && status < 400
     const level = quiet ? LogLevel.Debug : LogLevel.Info
     if (LogLevel.lessThan(level, yield* FiberRef.get(FiberRef.currentMinimumLogLevel))) return
     yield* Effect.logWithLevel(level, "request").pipe(
-      Effect.annotateLogs({ requestId, method: request.method, route, status, durationMs })
+      Effect.annotateLogs({ requestId, method, route, status, durationMs })
     )
   })
+
+/**
+ * A request's server span, named by its route, joined to the caller's trace when its headers carry one;
+ * what runs inside is its child and carries the request's id in its log lines and in `currentRequestId`.
+ */
+export const asServerRequest = <A, E, R>(
+  request: { readonly method: string; readonly headers: Headers.Headers },
+  route: string,
+  requestId: string,
+  body: (span: Tracer.Span) => Effect.Effect<A, E, R>
+) => {
+  const parent = HttpTraceContext.fromHeaders(request.headers)
+  return Effect.useSpan(`${request.method} ${route}`, {
+    kind: "server",
+    captureStackTrace: false,
+    attributes: { "http.request.method": request.method, "http.route": route, "request.id": requestId },
+    ...(Option.isSome(parent) ? { parent: parent.value } : {})
+  }, (span) =>
+    body(span).pipe(Effect.withParentSpan(span), Effect.locally(currentRequestId, requestId), Effect.annotateLogs("requestId", requestId)))
+}
 
 /** The outermost middleware: the id for the request's logs and answer, its access log line, metrics and server span. */
 export const withRequestLog = <E, R>(
@@ -126,27 +147,17 @@ export const withRequestLog = <E, R>(
     const requestId = requestIdOf(request.headers, yield* TrustProxyRequestId)
     const started = yield* Clock.currentTimeMillis
     const route = routeOf(yield* HttpApiBuilder.Router.router, request.method, request.url)
-    const parent = HttpTraceContext.fromHeaders(request.headers)
-    return yield* Effect.useSpan(`${request.method} ${route}`, {
-      kind: "server",
-      captureStackTrace: false,
-      attributes: { "http.request.method": request.method, "http.route": route, "request.id": requestId },
-      ...(Option.isSome(parent) ? { parent: parent.value } : {})
-    }, (span) =>
+    return yield* asServerRequest(request, route, requestId, (span) =>
       Effect.gen(function*() {
         const answer = (response: HttpServerResponse.HttpServerResponse) =>
-          Effect.as(recordAnswer(request, route, requestId, response.status, started, span), stamped(response, requestId))
+          Effect.as(recordAnswer(request.method, route, requestId, response.status, started, span), stamped(response, requestId))
         // The server writes the API's answer before a middleware sees it: that one is finished as it is written.
         let written = false
         yield* HttpApp.appendPreResponseHandler((_, response) => {
           written = true
           return answer(response)
         })
-        const response = yield* app.pipe(
-          Effect.withParentSpan(span),
-          Effect.locally(currentRequestId, requestId),
-          Effect.annotateLogs("requestId", requestId)
-        )
+        const response = yield* app
         // A guard's own answer (a rate limit, a refused body) never reached the API: it is written after this.
         return written ? response : yield* answer(response)
       }))

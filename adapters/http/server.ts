@@ -26,6 +26,7 @@ import { listenerLayer } from "./node-listener.ts"
 import { limitTokenRate } from "./rate-limit-guard.ts"
 import { guardRequests } from "./request-guard.ts"
 import type { RequestLimitSettings } from "./request-limits.ts"
+import { ReadLaneLive } from "./read-lane.ts"
 import { RequestErrorsLive } from "./request-errors.ts"
 import { TrustProxyRequestId, withRequestLog } from "./request-log.ts"
 import { ArtStylePreviewRoute } from "./art-style-preview-route.ts"
@@ -80,6 +81,7 @@ export const HttpAppLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide([MediaRoute, EditorRoutes, EditorAssetsRoute, VoicePreviewRoute, ArtStylePreviewRoute, CaptionTemplatePreviewRoute, HealthRoutes, OAuthRoutes, McpRoute, RequestErrorsLive]),
   Layer.provide(ApiLive),
+  Layer.provide(ReadLaneLive),
   // The request log names routes from the router the API and the routes above were added to.
   Layer.provide([TrustProxyRequestId.fromEnv, HttpApiBuilder.Router.Live]),
   // withRequestLog opens each request's server span, named by its route and without the URL or headers.

@@ -24,6 +24,8 @@ export interface TokenBuckets {
   readonly rule: BucketRule
   /** Takes one request from the bucket of `key`; refused when it holds less than one. */
   readonly take: (key: string) => Effect.Effect<BucketDecision>
+  /** Whether the bucket of `key` holds a request now; takes nothing. */
+  readonly holds: (key: string) => Effect.Effect<boolean>
 }
 
 interface Bucket {
@@ -45,13 +47,17 @@ export const makeTokenBuckets = (name: string, rule: BucketRule): TokenBuckets =
     sweepAt = Math.max(SWEEP_AT, buckets.size * 2)
   }
   const secondsUntil = (tokens: number, target: number): number => Math.ceil((target - tokens) / rule.perSecond)
+  const tokensOf = (key: string, now: number): number => {
+    const current = buckets.get(key)
+    return current === undefined ? rule.burst : refilled(current, now)
+  }
   return {
     rule,
+    holds: (key) => Effect.map(Clock.currentTimeMillis, (now) => tokensOf(key, now) >= 1),
     take: (key) =>
       Effect.map(Clock.currentTimeMillis, (now): BucketDecision => {
         if (buckets.size >= sweepAt) sweep(now)
-        const current = buckets.get(key)
-        const tokens = current === undefined ? rule.burst : refilled(current, now)
+        const tokens = tokensOf(key, now)
         const allowed = tokens >= 1
         const left = allowed ? tokens - 1 : tokens
         buckets.set(key, { tokens: left, at: now })

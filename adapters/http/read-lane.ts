@@ -1,0 +1,140 @@
+// The read lane: what clients poll (GET /v1/videos/:id and the other reads of one record) answered
+// without the API's middleware stack. Each read is still its operation, run from its declaration: the
+// same bearer check, handler, output Schema, server span, access line, metrics, request id and rate
+// budget as the API's own route. The lane answers only a success; anything else (a refused token, a
+// missing record, an exhausted budget, a defect) is passed to the API, which answers it as it answers
+// every request. A read has no body and changes nothing, so running it again there is safe.
+//
+// Why: the stack (router, security middleware, path decoding, response encoding, guards) cost about 5x
+// the CPU of the read itself; see docs/architecture.md, "The read lane".
+import { HttpApiBuilder, Headers } from "@effect/platform"
+import { Clock, Context, Effect, Either, Layer, Option, type ParseResult, Runtime, Schema } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { type CatalogueServices, workspaceOperations } from "../../src/catalogue.ts"
+import { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
+import type { AnyOperation } from "../../src/kernel/operation.ts"
+import { sha256Hex } from "../../src/kernel/secrets.ts"
+import { authenticate } from "../../src/ops/workspaces/parts/authenticate.ts"
+import { bearerToken } from "../mcp/mcp-route.ts"
+import { asServerRequest, recordAnswer, requestIdOf, routeOf, TrustProxyRequestId } from "./request-log.ts"
+import { TokenRateLimits } from "./token-rate-limits.ts"
+
+/**
+ * Takes a request or declines it (false: the API answers it). A request it took and cannot answer with
+ * a success is handed on with `pass`, untouched.
+ */
+export type Lane = (request: IncomingMessage, response: ServerResponse, pass: () => void) => boolean
+
+/** Where the listener looks for the lane: set once the API is served, so until then every request goes to the API. */
+export class ReadLaneSlot extends Context.Tag("http/ReadLaneSlot")<ReadLaneSlot, { lane: Lane | undefined }>() {}
+
+type LaneOperation = AnyOperation<CatalogueServices | CurrentWorkspace>
+
+/** A read of the workspace whose whole input is in its path: no query, no body. */
+const isLaneRead = (op: LaneOperation): boolean =>
+  op.http.method === "GET" && op.access === "workspace" && Object.keys(op.payload.fields).length === 0
+
+/** Path values the lane takes as they are: anything a URL would escape goes to the API, which decodes it. */
+const PLAIN_SEGMENT = "([A-Za-z0-9._~-]+)"
+
+interface LaneRoute {
+  readonly op: LaneOperation
+  readonly pattern: RegExp
+  readonly params: ReadonlyArray<string>
+  readonly decode: (input: unknown) => Either.Either<Readonly<Record<string, unknown>>, ParseResult.ParseError>
+  readonly encode: (output: unknown) => Either.Either<unknown, ParseResult.ParseError>
+}
+
+const laneRouteOf = (op: LaneOperation): LaneRoute => {
+  const pieces = op.http.path.split(/:([A-Za-z_][A-Za-z0-9_]*)/)
+  return {
+    op,
+    pattern: new RegExp(`^${pieces.map((piece, i) => i % 2 === 0 ? piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : PLAIN_SEGMENT).join("")}$`),
+    params: pieces.filter((_, i) => i % 2 === 1),
+    decode: Schema.decodeUnknownEither(op.path) as LaneRoute["decode"],
+    encode: Schema.encodeEither(op.output)
+  }
+}
+
+export const LANE_READS: ReadonlyArray<string> = workspaceOperations.filter(isLaneRead).map((op) => op.name)
+
+interface Success {
+  readonly body: string
+  readonly headers: Readonly<Record<string, string>>
+}
+
+/** The lane over the catalogue's reads, running each in the services of the served API. */
+const makeLane = Effect.gen(function*() {
+  const run = Runtime.runCallback(yield* Effect.runtime<CatalogueServices | TokenRateLimits | TrustProxyRequestId | HttpApiBuilder.Router>())
+  const trusted = yield* TrustProxyRequestId
+  const { reads } = yield* TokenRateLimits
+  const routes = workspaceOperations.filter(isLaneRead).map(laneRouteOf)
+
+  const answer = (request: IncomingMessage, route: LaneRoute, input: Readonly<Record<string, unknown>>, url: string) =>
+    Effect.gen(function*() {
+      const started = yield* Clock.currentTimeMillis
+      // The router may prefer a literal route that this pattern also matches: that request is not this read's.
+      if (routeOf(yield* HttpApiBuilder.Router.router, "GET", url) !== route.op.http.path) return Option.none<Success>()
+      const budgetKey = sha256Hex(bearerToken(request.headers.authorization) ?? "")
+      // An exhausted budget is refused by the API before it authenticates: the lane does no work for it.
+      if (reads !== null && !(yield* reads.holds(budgetKey))) return Option.none<Success>()
+      const requestId = requestIdOf(request.headers, trusted)
+      const headers = Headers.fromInput(request.headers)
+      return yield* asServerRequest({ method: "GET", headers }, route.op.http.path, requestId, (span) =>
+        Effect.gen(function*() {
+          // As HttpApiSecurity.bearer reads it: whatever follows the scheme's seven characters.
+          const workspace = yield* authenticate((request.headers.authorization ?? "").slice("Bearer ".length))
+          const output = yield* route.op.handle(input).pipe(
+            Effect.provideService(CurrentWorkspace, workspace),
+            Effect.annotateLogs("workspaceId", workspace.id)
+          )
+          const encoded = route.encode(output)
+          if (Either.isLeft(encoded)) return yield* Effect.die(encoded.left)
+          const decision = reads === null ? null : yield* reads.take(budgetKey)
+          if (decision !== null && !decision.allowed) return Option.none<Success>()
+          yield* recordAnswer("GET", route.op.http.path, requestId, 200, started, span)
+          return Option.some({
+            body: JSON.stringify(encoded.right),
+            headers: {
+              "x-request-id": requestId,
+              ...(decision === null || reads === null ? {} : {
+                "ratelimit-limit": String(reads.rule.burst),
+                "ratelimit-remaining": String(decision.remaining),
+                "ratelimit-reset": String(decision.resetSeconds)
+              })
+            }
+          })
+        }))
+    })
+
+  const lane: Lane = (request, response, pass) => {
+    const url = request.url ?? ""
+    if (request.method !== "GET" || request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined) return false
+    for (const route of routes) {
+      const matched = route.pattern.exec(url)
+      if (matched === null) continue
+      const input = route.decode(Object.fromEntries(route.params.map((name, i) => [name, matched[i + 1]])))
+      if (Either.isLeft(input)) return false
+      run(answer(request, route, input.right, url), {
+        onExit: (exit) => {
+          if (exit._tag === "Failure" || Option.isNone(exit.value)) return pass()
+          const { body, headers } = exit.value.value
+          response.writeHead(200, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) })
+          response.end(body)
+        }
+      })
+      return true
+    }
+    return false
+  }
+  return lane
+})
+
+/** Puts the lane in the listener's slot while the API is served. */
+export const ReadLaneLive = Layer.scopedDiscard(
+  Effect.gen(function*() {
+    const slot = yield* ReadLaneSlot
+    slot.lane = yield* makeLane
+    yield* Effect.addFinalizer(() => Effect.sync(() => slot.lane = undefined))
+  })
+)
