@@ -23,6 +23,43 @@ const MIN_SCORE = 0.35
 const SCENE_SCORE = 0.35
 const SCENE_SIZE = { width: 128, height: 72 }
 
+/**
+ * A sample whose picture around every face found last is unchanged keeps those faces without running the
+ * detector, for at most this long: a face that enters a still shot is found within it.
+ */
+const REDETECT_SECONDS = 5
+/** Unchanged: the mean difference per colour channel around the faces, out of 255, is below this. */
+const STILL_BELOW = 6
+/** The margin looked at around a face, as a share of its size: a head that moves shows there first. */
+const MARGIN = 0.25
+
+interface Detected {
+  readonly rgb: Buffer
+  /** In the sampled frame's pixels. */
+  readonly faces: ReadonlyArray<FaceBox>
+  readonly seconds: number
+}
+
+/**
+ * Whether the picture around each of the faces is what it was when they were found: the mean absolute
+ * difference over every other pixel of every other row of each face's box and margin. Frames with no face
+ * are always looked at again, since a face may appear anywhere.
+ */
+export const stillAround = (last: Detected, rgb: Buffer, width: number, height: number): boolean =>
+  last.faces.length > 0 && last.faces.every((face) => {
+    const [x0, x1] = [Math.max(0, Math.floor(face.x - face.width * MARGIN)), Math.min(width, Math.ceil(face.x + face.width * (1 + MARGIN)))]
+    const [y0, y1] = [Math.max(0, Math.floor(face.y - face.height * MARGIN)), Math.min(height, Math.ceil(face.y + face.height * (1 + MARGIN)))]
+    let sum = 0
+    let count = 0
+    for (let y = y0; y < y1; y += 2) {
+      for (let i = (y * width + x0) * 3, end = (y * width + x1) * 3; i < end; i += 6) {
+        sum += Math.abs(rgb[i]! - last.rgb[i]!) + Math.abs(rgb[i + 1]! - last.rgb[i + 1]!) + Math.abs(rgb[i + 2]! - last.rgb[i + 2]!)
+        count += 3
+      }
+    }
+    return count > 0 && sum / count < STILL_BELOW
+  })
+
 const even = (n: number): number => Math.max(2, Math.round(n / 2) * 2)
 
 const analysisSize = (width: number, height: number) =>
@@ -106,16 +143,20 @@ const findFaces = (search: FaceSearch, scenes: string) =>
     const sampling = yield* sampler(search, size, scenes)
     const expected = Math.max(1, Math.round(search.durationSeconds * SAMPLES_PER_SECOND))
     const samples: Array<FaceSample> = []
+    let last: Detected | undefined
     for (;;) {
       const rgb = yield* Effect.promise(sampling.frames.next)
       if (rgb === undefined) break
-      const found = yield* Effect.tryPromise({
+      // As for the text detector: sample i is the frame shown before (i + 0.5) / rate, within a frame of it.
+      const seconds = (samples.length + 0.5) / SAMPLES_PER_SECOND
+      const kept = last !== undefined && seconds - last.seconds < REDETECT_SECONDS && stillAround(last, rgb, size.width, size.height)
+      const found = kept && last !== undefined ? last.faces : yield* Effect.tryPromise({
         try: () => faces.detect(rgb, size.width, size.height),
         catch: (e) => new WorkFailed({ message: `Face detection failed on a frame: ${e instanceof Error ? e.message : String(e)}` })
       })
-      // As for the text detector: sample i is the frame shown before (i + 0.5) / rate, within a frame of it.
+      if (!kept) last = { rgb, faces: found, seconds }
       samples.push({
-        seconds: (samples.length + 0.5) / SAMPLES_PER_SECOND,
+        seconds,
         faces: found.map((f) => ({ x: f.x * scale, y: f.y * scale, width: f.width * scale, height: f.height * scale, score: f.score }))
       })
       search.onProgress?.(Math.min(1, samples.length / expected))

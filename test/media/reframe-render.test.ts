@@ -111,6 +111,26 @@ layer(Layer.mergeAll(FfmpegEngineLive, FaceApiFinderLive))("reframing", (it) => 
         expect(Math.max(...steps.slice(1).map((s, i) => Math.abs(s - steps[i]!)))).toBeLessThanOrEqual(2)
       }), 120_000)
 
+    it.effect("runs the detector on a still head again only after a few seconds, keeping its face meanwhile", () =>
+      Effect.gen(function*() {
+        const seconds = 8
+        const input = join(dir, "still.mp4")
+        // Grain that changes every frame, as a camera's does: each frame's pixels differ a little.
+        yield* Effect.promise(() =>
+          run("ffmpeg", [
+            "-nostdin", "-y", "-v", "error", "-f", "lavfi", "-i", `color=c=0x4a6a8a:s=${SOURCE.width}x${SOURCE.height}:r=${RATE},noise=alls=4:allf=t`,
+            "-i", heads[0], "-filter_complex", "[1:v]scale=-2:190,loop=-1:1[h];[0:v][h]overlay=x=380:y=170:shortest=1",
+            "-t", String(seconds), "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", input
+          ]))
+        const { samples } = yield* (yield* FaceFinder).find({ input, ...SOURCE, durationSeconds: seconds })
+        expect(samples).toHaveLength(seconds)
+        expect(samples.every((s) => s.faces.length === 1)).toBe(true)
+        // Found at 0.5 s and kept until 5.5 s, when it is looked for again.
+        const boxes = samples.map((s) => JSON.stringify(s.faces[0]))
+        expect(boxes.slice(0, 5)).toEqual(Array(5).fill(boxes[0]))
+        expect(new Set(boxes).size).toBeLessThanOrEqual(2)
+      }), 120_000)
+
     it.effect("cuts to the face's new place at a scene change instead of panning", () =>
       Effect.gen(function*() {
         const seconds = 6
