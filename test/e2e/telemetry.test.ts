@@ -136,6 +136,10 @@ describe.skipIf(postgresSkipReason !== undefined)("metrics and traces of the api
     const videoId: string = created.body.id
     expect(await waitForVideo(api.baseUrl, token, videoId)).toMatchObject({ status: "completed" })
     await env.deployment.until(() => env.receiver.requests.some((r) => r.headers["x-service-video-id"] === videoId), "the webhook")
+    // A client's poll in its own trace: the read lane joins it (adapters/http/read-lane.ts).
+    const callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736"
+    const polled = await call(api.baseUrl, `/v1/videos/${videoId}`, { token, headers: { traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` } })
+    expect(polled.status).toBe(200)
     const charged = (await call(api.baseUrl, `/v1/credit-logs?videoId=${videoId}`, { token })).body.data as ReadonlyArray<{ amount: number }>
     const chargedCredits = charged.filter((entry) => entry.amount < 0).reduce((sum, entry) => sum - entry.amount, 0)
     expect(chargedCredits).toBeGreaterThan(0)
@@ -190,6 +194,14 @@ describe.skipIf(postgresSkipReason !== undefined)("metrics and traces of the api
     expect(jobs).toEqual(expect.arrayContaining(["caption-video.generate", "video.render", "webhook.deliver"]))
     // The spans came from both processes: the trace crossed the queue.
     expect(new Set(trace.map((s) => s.instance)).size).toBe(2)
+    // The poll's server span, under the caller's, with the read's own spans under it.
+    const read = collector.spans.find((s) => s.traceId === callerTrace && s.name === "GET /v1/videos/:id")
+    expect(read).toBeDefined()
+    expect(read!.parentSpanId).toBe("00f067aa0ba902b7")
+    expect(attribute(read!, "http.response.status_code")).toBe(200)
+    expect(attribute(read!, "request.id")).toBe(polled.headers.get("x-request-id"))
+    const underRead = collector.spans.filter((s) => s.parentSpanId === read!.spanId).map((s) => s.name)
+    expect(underRead).toEqual(expect.arrayContaining(["authenticate", "getVideo"]))
     // The request's span names its route, never the path or query that may hold a token.
     for (const span of collector.spans.filter((s) => attribute(s, "http.route") !== undefined)) {
       expect(attribute(span, "url.full")).toBeUndefined()
