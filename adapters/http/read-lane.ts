@@ -75,9 +75,11 @@ const makeLane = Effect.gen(function*() {
       const started = yield* Clock.currentTimeMillis
       // The router may prefer a literal route that this pattern also matches: that request is not this read's.
       if (routeOf(yield* HttpApiBuilder.Router.router, "GET", url) !== route.op.http.path) return Option.none<Success>()
-      const budgetKey = sha256Hex(bearerToken(request.headers.authorization) ?? "")
+      // The budget is the token's, as rate-limit-guard.ts keys it; a request without a token has none.
+      const budgetToken = bearerToken(request.headers.authorization)
+      const budget = reads === null || budgetToken === undefined ? null : { buckets: reads, key: sha256Hex(budgetToken) }
       // An exhausted budget is refused by the API before it authenticates: the lane does no work for it.
-      if (reads !== null && !(yield* reads.holds(budgetKey))) return Option.none<Success>()
+      if (budget !== null && !(yield* budget.buckets.holds(budget.key))) return Option.none<Success>()
       const requestId = requestIdOf(request.headers, trusted)
       const headers = Headers.fromInput(request.headers)
       return yield* asServerRequest({ method: "GET", headers }, route.op.http.path, requestId, (span) =>
@@ -90,15 +92,15 @@ const makeLane = Effect.gen(function*() {
           )
           const encoded = route.encode(output)
           if (Either.isLeft(encoded)) return yield* Effect.die(encoded.left)
-          const decision = reads === null ? null : yield* reads.take(budgetKey)
+          const decision = budget === null ? null : yield* budget.buckets.take(budget.key)
           if (decision !== null && !decision.allowed) return Option.none<Success>()
           yield* recordAnswer("GET", route.op.http.path, requestId, 200, started, span)
           return Option.some({
             body: JSON.stringify(encoded.right),
             headers: {
               "x-request-id": requestId,
-              ...(decision === null || reads === null ? {} : {
-                "ratelimit-limit": String(reads.rule.burst),
+              ...(decision === null || budget === null ? {} : {
+                "ratelimit-limit": String(budget.buckets.rule.burst),
                 "ratelimit-remaining": String(decision.remaining),
                 "ratelimit-reset": String(decision.resetSeconds)
               })

@@ -17,6 +17,17 @@ describe("makeTokenBuckets", () => {
       expect((yield* buckets.take("b")).allowed).toBe(true)
     }))
 
+  it.effect("says whether a request would fit, taking nothing", () =>
+    Effect.gen(function*() {
+      const buckets = makeTokenBuckets("test", { perSecond: 1, burst: 1 })
+      expect(yield* buckets.holds("a")).toBe(true)
+      expect(yield* buckets.holds("a")).toBe(true)
+      expect((yield* buckets.take("a")).allowed).toBe(true)
+      expect(yield* buckets.holds("a")).toBe(false)
+      yield* TestClock.adjust(Duration.seconds(1))
+      expect(yield* buckets.holds("a")).toBe(true)
+    }))
+
   it.effect("refills at the sustained rate", () =>
     Effect.gen(function*() {
       const buckets = makeTokenBuckets("test", { perSecond: 2, burst: 3 })
