@@ -86,26 +86,25 @@ const makeLane = Effect.gen(function*() {
         Effect.gen(function*() {
           // As HttpApiSecurity.bearer reads it: whatever follows the scheme's seven characters.
           const workspace = yield* authenticate((request.headers.authorization ?? "").slice("Bearer ".length))
-          const output = yield* route.op.handle(input).pipe(
-            Effect.provideService(CurrentWorkspace, workspace),
-            Effect.annotateLogs("workspaceId", workspace.id)
-          )
-          const encoded = route.encode(output)
-          if (Either.isLeft(encoded)) return yield* Effect.die(encoded.left)
-          const decision = budget === null ? null : yield* budget.buckets.take(budget.key)
-          if (decision !== null && !decision.allowed) return Option.none<Success>()
-          yield* recordAnswer("GET", route.op.http.path, requestId, 200, started, span)
-          return Option.some({
-            body: JSON.stringify(encoded.right),
-            headers: {
-              "x-request-id": requestId,
-              ...(decision === null || budget === null ? {} : {
-                "ratelimit-limit": String(budget.buckets.rule.burst),
-                "ratelimit-remaining": String(decision.remaining),
-                "ratelimit-reset": String(decision.resetSeconds)
-              })
-            }
-          })
+          // The rest of the request acts for the workspace, and its log lines (the access line too) name it.
+          return yield* Effect.gen(function*() {
+            const encoded = route.encode(yield* route.op.handle(input))
+            if (Either.isLeft(encoded)) return yield* Effect.die(encoded.left)
+            const decision = budget === null ? null : yield* budget.buckets.take(budget.key)
+            if (decision !== null && !decision.allowed) return Option.none<Success>()
+            yield* recordAnswer("GET", route.op.http.path, requestId, 200, started, span)
+            return Option.some({
+              body: JSON.stringify(encoded.right),
+              headers: {
+                "x-request-id": requestId,
+                ...(decision === null || budget === null ? {} : {
+                  "ratelimit-limit": String(budget.buckets.rule.burst),
+                  "ratelimit-remaining": String(decision.remaining),
+                  "ratelimit-reset": String(decision.resetSeconds)
+                })
+              }
+            })
+          }).pipe(Effect.provideService(CurrentWorkspace, workspace), Effect.annotateLogs("workspaceId", workspace.id))
         }))
     })
 
