@@ -5,8 +5,8 @@
 // missing record, an exhausted budget, a defect) is passed to the API, which answers it as it answers
 // every request. A read has no body and changes nothing, so running it again there is safe.
 //
-// Why: the stack (router, security middleware, path decoding, response encoding, guards) cost about 5x
-// the CPU of the read itself; see docs/architecture.md, "The read lane".
+// Why: the stack (router, security middleware, path decoding, response encoding, guards) cost more CPU
+// than the read itself, about half of a polled GET's; see docs/architecture.md, "The read lane".
 import { HttpApiBuilder, Headers } from "@effect/platform"
 import { Clock, Context, Effect, Either, Layer, Option, type ParseResult, Runtime, Schema } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
