@@ -8,7 +8,7 @@
 // Why: the stack (router, security middleware, path decoding, response encoding, guards) cost more CPU
 // than the read itself, about half of a polled GET's; see docs/architecture.md, "The read lane".
 import { HttpApiBuilder, Headers } from "@effect/platform"
-import { Clock, Context, Effect, Either, Layer, Option, type ParseResult, Runtime, Schema } from "effect"
+import { Clock, Context, Effect, Either, Exit, Layer, Option, type ParseResult, Runtime, Schema } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { type CatalogueServices, workspaceOperations } from "../../src/catalogue.ts"
 import { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
@@ -58,6 +58,9 @@ const laneRouteOf = (op: LaneOperation): LaneRoute => {
 
 export const LANE_READS: ReadonlyArray<string> = workspaceOperations.filter(isLaneRead).map((op) => op.name)
 
+/** On the lane's span of a request it handed to the stack. */
+export const HANDED_ON = "reelwright.read_lane.handed_on"
+
 interface Success {
   readonly body: string
   readonly headers: Readonly<Record<string, string>>
@@ -105,7 +108,10 @@ const makeLane = Effect.gen(function*() {
               }
             })
           }).pipe(Effect.provideService(CurrentWorkspace, workspace), Effect.annotateLogs("workspaceId", workspace.id))
-        }))
+        }).pipe(
+          // A request handed on gets a second server span from the stack, which answers it: this one says so.
+          Effect.onExit((exit) => Exit.isSuccess(exit) && Option.isSome(exit.value) ? Effect.void : Effect.sync(() => span.attribute(HANDED_ON, true)))
+        ))
     })
 
   const lane: Lane = (request, response, pass) => {

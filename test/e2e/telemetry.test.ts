@@ -3,6 +3,7 @@
 // text format a Prometheus parser reads, with the counts of what happened; and, through an OTLP/HTTP
 // collector stand-in on loopback, one trace from the POST through the worker's jobs to the webhook
 // delivery, every parent link intact across the queue.
+import { HANDED_ON } from "../../adapters/http/read-lane.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { openAsBlob } from "node:fs"
 import { createServer, type Server } from "node:http"
@@ -140,6 +141,13 @@ describe.skipIf(postgresSkipReason !== undefined)("metrics and traces of the api
     const callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736"
     const polled = await call(api.baseUrl, `/v1/videos/${videoId}`, { token, headers: { traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` } })
     expect(polled.status).toBe(200)
+    // A poll the lane cannot answer is handed to the stack, which answers it in a server span of its own.
+    const missingTrace = "5cf92f3577b34da6a3ce929d0e0e4737"
+    const missing = await call(api.baseUrl, "/v1/videos/00000000-0000-4000-8000-000000000000", {
+      token,
+      headers: { traceparent: `00-${missingTrace}-00f067aa0ba902b7-01` }
+    })
+    expect(missing.status).toBe(404)
     const charged = (await call(api.baseUrl, `/v1/credit-logs?videoId=${videoId}`, { token })).body.data as ReadonlyArray<{ amount: number }>
     const chargedCredits = charged.filter((entry) => entry.amount < 0).reduce((sum, entry) => sum - entry.amount, 0)
     expect(chargedCredits).toBeGreaterThan(0)
@@ -202,6 +210,10 @@ describe.skipIf(postgresSkipReason !== undefined)("metrics and traces of the api
     expect(attribute(read!, "request.id")).toBe(polled.headers.get("x-request-id"))
     const underRead = collector.spans.filter((s) => s.parentSpanId === read!.spanId).map((s) => s.name)
     expect(underRead).toEqual(expect.arrayContaining(["authenticate", "getVideo"]))
+    expect(attribute(read!, HANDED_ON)).toBeUndefined()
+    const missingSpans = collector.spans.filter((s) => s.traceId === missingTrace && s.name === "GET /v1/videos/:id")
+    expect(missingSpans.map((s) => [attribute(s, HANDED_ON) ?? false, attribute(s, "http.response.status_code") ?? null]).sort())
+      .toEqual([[false, 404], [true, null]])
     // The request's span names its route, never the path or query that may hold a token.
     for (const span of collector.spans.filter((s) => attribute(s, "http.route") !== undefined)) {
       expect(attribute(span, "url.full")).toBeUndefined()
