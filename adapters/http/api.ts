@@ -24,7 +24,7 @@ export const IdempotencyHeaders = Schema.Struct({
  * refused (400 naming it), as the OpenAPI document's `additionalProperties: false` says: a misspelt
  * optional field would otherwise be dropped without a word.
  */
-const httpPayload = (op: AnyOperation): Schema.Schema.AnyNoContext => {
+export const httpPayload = (op: AnyOperation): Schema.Schema.AnyNoContext => {
   const form = uploadForm(op)
   return (form === null ? op.payload : Schema.Union(form, op.payload)).annotations({
     parseOptions: { onExcessProperty: "error" }

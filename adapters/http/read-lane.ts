@@ -1,5 +1,5 @@
-// The read lane: what clients poll (GET /v1/videos/:id and the other reads of one record) answered
-// without the API's middleware stack. Each read is still its operation, run from its declaration: the
+// The read lane: what clients poll (GET /v1/videos/:id, the other reads of one record, and the lists)
+// answered without the API's middleware stack. Each read is still its operation, run from its declaration: the
 // same bearer check, handler, output Schema, server span, access line, metrics, request id and rate
 // budget as the API's own route. The lane answers only a success; anything else (a refused token, a
 // missing record, an exhausted budget, a defect) is passed to the API, which answers it as it answers
@@ -7,7 +7,7 @@
 //
 // Why: the stack (router, security middleware, path decoding, response encoding, guards) cost more CPU
 // than the read itself, about half of a polled GET's; see docs/architecture.md, "The read lane".
-import { HttpApiBuilder, Headers } from "@effect/platform"
+import { HttpApiBuilder, Headers, HttpServerRequest } from "@effect/platform"
 import { Clock, Context, Effect, Either, Exit, Layer, Option, type ParseResult, Runtime, Schema } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { type CatalogueServices, workspaceOperations } from "../../src/catalogue.ts"
@@ -16,6 +16,7 @@ import type { AnyOperation } from "../../src/kernel/operation.ts"
 import { sha256Hex } from "../../src/kernel/secrets.ts"
 import { authenticate } from "../../src/ops/workspaces/parts/authenticate.ts"
 import { bearerToken } from "../mcp/mcp-route.ts"
+import { httpPayload } from "./api.ts"
 import { asServerRequest, recordAnswer, requestIdOf, routeOf, TrustProxyRequestId } from "./request-log.ts"
 import { TokenRateLimits } from "./token-rate-limits.ts"
 
@@ -30,9 +31,8 @@ export class ReadLaneSlot extends Context.Tag("http/ReadLaneSlot")<ReadLaneSlot,
 
 type LaneOperation = AnyOperation<CatalogueServices | CurrentWorkspace>
 
-/** A read of the workspace whose whole input is in its path: no query, no body. */
-const isLaneRead = (op: LaneOperation): boolean =>
-  op.http.method === "GET" && op.access === "workspace" && Object.keys(op.payload.fields).length === 0
+/** A read of the workspace: its input is its path and, for a list, its query. */
+const isLaneRead = (op: LaneOperation): boolean => op.http.method === "GET" && op.access === "workspace"
 
 /** Path values the lane takes as they are: anything a URL would escape goes to the API, which decodes it. */
 const PLAIN_SEGMENT = "([A-Za-z0-9._~-]+)"
@@ -41,9 +41,13 @@ interface LaneRoute {
   readonly op: LaneOperation
   readonly pattern: RegExp
   readonly params: ReadonlyArray<string>
-  readonly decode: (input: unknown) => Either.Either<Readonly<Record<string, unknown>>, ParseResult.ParseError>
+  readonly decodePath: Decode
+  /** The query's decoder, as the API's endpoint has it (unknown parameters refused); none where the API ignores the query. */
+  readonly decodeQuery: Decode | null
   readonly encode: (output: unknown) => Either.Either<unknown, ParseResult.ParseError>
 }
+
+type Decode = (input: unknown) => Either.Either<Readonly<Record<string, unknown>>, ParseResult.ParseError>
 
 const laneRouteOf = (op: LaneOperation): LaneRoute => {
   const pieces = op.http.path.split(/:([A-Za-z_][A-Za-z0-9_]*)/)
@@ -51,7 +55,8 @@ const laneRouteOf = (op: LaneOperation): LaneRoute => {
     op,
     pattern: new RegExp(`^${pieces.map((piece, i) => i % 2 === 0 ? piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : PLAIN_SEGMENT).join("")}$`),
     params: pieces.filter((_, i) => i % 2 === 1),
-    decode: Schema.decodeUnknownEither(op.path) as LaneRoute["decode"],
+    decodePath: Schema.decodeUnknownEither(op.path) as Decode,
+    decodeQuery: Object.keys(op.payload.fields).length === 0 ? null : Schema.decodeUnknownEither(httpPayload(op)) as Decode,
     encode: Schema.encodeEither(op.output)
   }
 }
@@ -114,15 +119,26 @@ const makeLane = Effect.gen(function*() {
         ))
     })
 
+  /** The input as the API's endpoint decodes it: the path's values, then the query's; undefined where that fails. */
+  const inputOf = (route: LaneRoute, matched: RegExpExecArray, url: string) => {
+    const path = route.decodePath(Object.fromEntries(route.params.map((name, i) => [name, matched[i + 1]])))
+    if (Either.isLeft(path)) return undefined
+    if (route.decodeQuery === null) return path.right
+    const query = route.decodeQuery(HttpServerRequest.searchParamsFromURL(new URL(url, "http://lane.invalid")))
+    return Either.isLeft(query) ? undefined : { ...path.right, ...query.right }
+  }
+
   const lane: Lane = (request, response, pass) => {
     const url = request.url ?? ""
     if (request.method !== "GET" || request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined) return false
+    const path = url.split("?", 1)[0]!
     for (const route of routes) {
-      const matched = route.pattern.exec(url)
+      const matched = route.pattern.exec(path)
       if (matched === null) continue
-      const input = route.decode(Object.fromEntries(route.params.map((name, i) => [name, matched[i + 1]])))
-      if (Either.isLeft(input)) return false
-      run(answer(request, route, input.right, url), {
+      // What does not decode is the API's to refuse, naming the field.
+      const input = inputOf(route, matched, url)
+      if (input === undefined) return false
+      run(answer(request, route, input, url), {
         onExit: (exit) => {
           if (exit._tag === "Failure" || Option.isNone(exit.value)) return pass()
           const { body, headers } = exit.value.value

@@ -82,8 +82,13 @@ describe("the read lane", () => {
       "getWorkspace",
       "getWorkspaceVocabulary",
       "listArtStyles",
+      "listBalanceLogs",
       "listCaptionTemplates",
+      "listCreditLogs",
+      "listFiles",
       "listProviderKeys",
+      "listVideoDeliveries",
+      "listVideos",
       "listVoices",
       "listWebhookSecrets"
     ])
@@ -92,14 +97,15 @@ describe("the read lane", () => {
   // The caption removal and clips reads differ from getVideo only in their operation; they need records of work.
   const answerable = LANE_READS.filter((name) => name !== "getCaptionRemoval" && name !== "getClips")
 
-  it.each(answerable)("answers %s as the API does", async (name) => {
+  /** Asks through the lane, then through the stack, and compares. */
+  const askedBoth = async (path: string) => {
     const before = { ...lane.counted }
-    const fast = await call(app.baseUrl, pathOf(name), { token })
+    const fast = await call(app.baseUrl, path, { token })
     expect(lane.counted.taken - before.taken).toBe(1)
     expect(lane.counted.passed - before.passed, JSON.stringify(fast.body).slice(0, 300)).toBe(0)
     lane.off()
     try {
-      const full = await call(app.baseUrl, pathOf(name), { token })
+      const full = await call(app.baseUrl, path, { token })
       expect(fast.status).toBe(200)
       expect(comparable(fast)).toEqual(comparable(full))
       expect(fast.headers.get("x-request-id")).toMatch(REQUEST_ID)
@@ -107,6 +113,19 @@ describe("the read lane", () => {
     } finally {
       lane.on()
     }
+    return fast
+  }
+
+  it.each(answerable)("answers %s as the API does", async (name) => {
+    await askedBoth(pathOf(name))
+  })
+
+  it("decodes a list's query as the API does, and ignores one a read of one record has no use for", async () => {
+    expect((await askedBoth("/v1/videos?limit=1")).body.data).toHaveLength(1)
+    expect((await askedBoth("/v1/videos?status=completed&limit=5")).body.data.map((v: { id: string }) => v.id)).toEqual([videoId])
+    expect((await askedBoth("/v1/videos?status=failed")).body.data).toEqual([])
+    await askedBoth(`/v1/credit-logs?videoId=${videoId}`)
+    expect((await askedBoth(`/v1/videos/${videoId}?expand=nothing`)).body.id).toBe(videoId)
   })
 
   it("hands the API what is not a success: a missing record, a refused token, a bad id", async () => {
@@ -137,11 +156,15 @@ describe("the read lane", () => {
     expect(fast[0]!.body.error.requestId).toBe(fast[0]!.headers.get("x-request-id"))
   })
 
-  it("leaves other methods, queries and bodies to the API", async () => {
+  it("leaves other methods, and queries that do not decode, to the API", async () => {
     const before = { ...lane.counted }
-    await call(app.baseUrl, `/v1/videos/${videoId}`, { token, method: "HEAD" })
-    await call(app.baseUrl, `/v1/videos/${videoId}?x=1`, { token })
-    await call(app.baseUrl, "/v1/videos", { token })
+    expect((await call(app.baseUrl, `/v1/videos/${videoId}`, { token, method: "HEAD" })).status).toBe(200)
+    const refused = [
+      await call(app.baseUrl, "/v1/videos?limit=500", { token }),
+      await call(app.baseUrl, "/v1/videos?limit=1&limit=2", { token }),
+      await call(app.baseUrl, "/v1/videos?colour=red", { token })
+    ]
+    expect(refused.map((a) => [a.status, a.body.error.details?.field])).toEqual([[400, "limit"], [400, "limit"], [400, "colour"]])
     expect(lane.counted.taken).toBe(before.taken)
   })
 })
