@@ -13,6 +13,8 @@ export const MemoryFileStoreLive = Layer.effect(
           Effect.withSpan("MemoryFileStore.insert")
         ),
       get: (id) => db.read((t) => Option.fromNullable(t.files.get(id))).pipe(Effect.withSpan("MemoryFileStore.get")),
+      getMany: (ids) =>
+        db.read((t) => ids.flatMap((id) => t.files.get(id) ?? [])).pipe(Effect.withSpan("MemoryFileStore.getMany", { attributes: { files: ids.length } })),
       getByToken: (token) =>
         db.read((t) => Option.fromNullable([...t.files.values()].find((f) => f.token === token))).pipe(
           Effect.withSpan("MemoryFileStore.getByToken")

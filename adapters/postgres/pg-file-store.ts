@@ -48,6 +48,14 @@ export const PgFileStoreLive = Layer.effect(
           Effect.orDie,
           Effect.withSpan("PgFileStore.get")
         ),
+      getMany: (ids) =>
+        ids.length === 0
+          ? Effect.succeed([])
+          : sql`SELECT * FROM files WHERE id = ANY(${ids}::text[])`.pipe(
+            Effect.flatMap(fileRows.all),
+            Effect.orDie,
+            Effect.withSpan("PgFileStore.getMany", { attributes: { files: ids.length } })
+          ),
       getByToken: (token) =>
         sql`SELECT * FROM files WHERE token = ${token}`.pipe(
           Effect.flatMap(fileRows.first),

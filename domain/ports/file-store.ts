@@ -22,6 +22,8 @@ export interface StoredFile {
 export interface FileStoreShape {
   readonly insert: (file: StoredFile) => Effect.Effect<void>
   readonly get: (id: string) => Effect.Effect<Option.Option<StoredFile>>
+  /** The files among `ids` that exist, in no order: one read for a page of records that link files. */
+  readonly getMany: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<StoredFile>>
   readonly getByToken: (token: string) => Effect.Effect<Option.Option<StoredFile>>
   readonly markDeleted: (id: string, at: string) => Effect.Effect<void>
   /**

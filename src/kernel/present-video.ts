@@ -1,8 +1,12 @@
 import { Effect, Option } from "effect"
-import { FileStore } from "../../domain/ports/file-store.ts"
+import { FileStore, type StoredFile } from "../../domain/ports/file-store.ts"
 import { toPublic, type Video, type VideoRecord } from "../../domain/video.ts"
 import { editorUrl, fileUrl } from "./links.ts"
 import { ServiceConfig } from "./service-config.ts"
+
+/** A file's public link; null when there is none, or it was deleted. */
+const linkOf = (baseUrl: string, file: StoredFile | undefined): string | null =>
+  file === undefined || file.deletedAt !== null ? null : fileUrl(baseUrl, file)
 
 /** A stored file's public link; null when there is no file, or it was deleted or expired. */
 export const fileLink = (id: string | null): Effect.Effect<string | null, never, FileStore | ServiceConfig> =>
@@ -10,19 +14,27 @@ export const fileLink = (id: string | null): Effect.Effect<string | null, never,
     ? Effect.succeed(null)
     : Effect.gen(function*() {
       const { baseUrl } = yield* ServiceConfig
-      const file = Option.filter(yield* (yield* FileStore).get(id), (f) => f.deletedAt === null)
-      return Option.match(file, { onNone: () => null, onSome: (f) => fileUrl(baseUrl, f) })
+      return linkOf(baseUrl, Option.getOrUndefined(yield* (yield* FileStore).get(id)))
     })
+
+const presented = (baseUrl: string, video: VideoRecord, fileOf: (id: string | null) => StoredFile | undefined): Video =>
+  toPublic(video, {
+    editorUrl: editorUrl(baseUrl, video.editorToken),
+    videoUrl: linkOf(baseUrl, fileOf(video.videoFileId)),
+    thumbnailUrl: linkOf(baseUrl, fileOf(video.thumbnailFileId))
+  })
 
 /** The public video object, identical for GET /v1/videos/:id, tool output and webhook snapshots. */
 export const presentVideo = (video: VideoRecord): Effect.Effect<Video, never, FileStore | ServiceConfig> =>
+  presentVideos([video]).pipe(Effect.map((videos) => videos[0]!))
+
+/** Many videos as presentVideo gives each, with their files read in one go: a page of a list. */
+export const presentVideos = (videos: ReadonlyArray<VideoRecord>): Effect.Effect<ReadonlyArray<Video>, never, FileStore | ServiceConfig> =>
   Effect.gen(function*() {
     const { baseUrl } = yield* ServiceConfig
-    return toPublic(video, {
-      editorUrl: editorUrl(baseUrl, video.editorToken),
-      videoUrl: yield* fileLink(video.videoFileId),
-      thumbnailUrl: yield* fileLink(video.thumbnailFileId)
-    })
+    const ids = videos.flatMap((v) => [v.videoFileId, v.thumbnailFileId].filter((id): id is string => id !== null))
+    const files = new Map((yield* (yield* FileStore).getMany(ids)).map((f) => [f.id, f]))
+    return videos.map((video) => presented(baseUrl, video, (id) => id === null ? undefined : files.get(id)))
   })
 
 /** The reply of every video create: the new video, processing, and its link in the editor. */

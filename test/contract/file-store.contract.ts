@@ -36,6 +36,18 @@ export const fileStoreContract = (name: string, stores: Layer.Layer<FileStore, u
         expect(Option.isNone(yield* store.getByToken("nope"))).toBe(true)
       }))
 
+    it.effect("reads the files among many ids at once, leaving out the unknown ones", () =>
+      Effect.gen(function*() {
+        const store = yield* FileStore
+        const [a, b] = [aFile(), aFile({ deletedAt: "2026-01-02T00:00:00.000Z" })]
+        yield* store.insert(a)
+        yield* store.insert(b)
+        yield* store.insert(aFile())
+        const found = yield* store.getMany([b.id, randomUUID(), a.id])
+        expect([...found].sort((x, y) => x.id.localeCompare(y.id))).toEqual([a, b].sort((x, y) => x.id.localeCompare(y.id)))
+        expect(yield* store.getMany([])).toEqual([])
+      }))
+
     it.effect("marks a file deleted", () =>
       Effect.gen(function*() {
         const store = yield* FileStore

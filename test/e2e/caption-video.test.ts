@@ -378,6 +378,9 @@ describe("POST /v1/caption-videos", () => {
     expect(all.status).toBe(200)
     const created = all.body.data.map((v: { createdAt: string }) => v.createdAt)
     expect(created).toEqual([...created].sort().reverse())
+    // A page reads its videos' files in one go (presentVideos): each listed video is its own GET, links included.
+    expect(all.body.data.some((v: { videoUrl?: string; thumbnailUrl?: string }) => v.videoUrl !== undefined && v.thumbnailUrl !== undefined)).toBe(true)
+    for (const listed of all.body.data) expect(listed).toEqual((await call(app.baseUrl, `/v1/videos/${listed.id}`, { token })).body)
     const failed = await call(app.baseUrl, "/v1/videos?status=failed", { token })
     expect(failed.body.data.length).toBeGreaterThanOrEqual(2)
     expect(failed.body.data.every((v: { status: string }) => v.status === "failed")).toBe(true)

@@ -4,7 +4,7 @@ import { Status, Video } from "../../../domain/video.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { operation } from "../../kernel/operation.ts"
 import { ListEnvelope, PageParams } from "../../shared/list-envelope.ts"
-import { presentVideo } from "../../kernel/present-video.ts"
+import { presentVideos } from "../../kernel/present-video.ts"
 
 export const listVideos = operation({
   name: "listVideos",
@@ -26,6 +26,6 @@ export const listVideos = operation({
     Effect.gen(function*() {
       const workspace = yield* CurrentWorkspace
       const page = yield* (yield* VideoStore).list({ workspaceId: workspace.id, status, limit, cursor })
-      return { data: yield* Effect.forEach(page.items, presentVideo), nextCursor: page.nextCursor }
+      return { data: yield* presentVideos(page.items), nextCursor: page.nextCursor }
     }).pipe(Effect.withSpan("listVideos"))
 })
