@@ -25,6 +25,10 @@ export const MemoryVideoStoreLive = Layer.effect(
           .pipe(Effect.withSpan("MemoryVideoStore.get")),
       getById: (id) =>
         db.read((t) => Option.fromNullable(t.videos.get(id))).pipe(Effect.withSpan("MemoryVideoStore.getById")),
+      getManyById: (ids) =>
+        db.read((t) => ids.flatMap((id) => t.videos.get(id) ?? [])).pipe(
+          Effect.withSpan("MemoryVideoStore.getManyById", { attributes: { videos: ids.length } })
+        ),
       // A memory transaction holds the whole database already.
       getForUpdate: (id) =>
         db.read((t) => Option.fromNullable(t.videos.get(id))).pipe(Effect.withSpan("MemoryVideoStore.getForUpdate")),

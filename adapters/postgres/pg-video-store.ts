@@ -114,6 +114,14 @@ export const PgVideoStoreLive = Layer.effect(
           Effect.orDie,
           Effect.withSpan("PgVideoStore.getById")
         ),
+      getManyById: (ids) =>
+        ids.length === 0
+          ? Effect.succeed([])
+          : sql`SELECT * FROM videos WHERE id = ANY(${ids}::text[])`.pipe(
+            Effect.flatMap(videoRows.all),
+            Effect.orDie,
+            Effect.withSpan("PgVideoStore.getManyById", { attributes: { videos: ids.length } })
+          ),
       getForUpdate: (id) =>
         sql`SELECT * FROM videos WHERE id = ${id} FOR UPDATE`.pipe(
           Effect.flatMap(videoRows.first),

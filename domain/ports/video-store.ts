@@ -15,6 +15,8 @@ export interface VideoStoreShape {
   readonly get: (workspaceId: string, id: string) => Effect.Effect<Option.Option<VideoRecord>>
   /** For workers, which act on behalf of the record's own workspace. */
   readonly getById: (id: string) => Effect.Effect<Option.Option<VideoRecord>>
+  /** As `getById` for many: the videos among `ids` that exist, in no order, in one read. */
+  readonly getManyById: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<VideoRecord>>
   /**
    * As `getById`, and inside a transaction the record is held against other writers until it ends:
    * every change of state reads through this, so two of them (a worker's step, a cancel) never overwrite each other.

@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { type ClipsObject, type ClipsRecord, type ClipVideoFacts, presentClipsRecord } from "../../domain/clips.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
 import { editorUrl } from "./links.ts"
@@ -8,12 +8,9 @@ import { ServiceConfig } from "./service-config.ts"
 export const presentClips = (clips: ClipsRecord): Effect.Effect<ClipsObject, never, VideoStore | ServiceConfig> =>
   Effect.gen(function*() {
     const { baseUrl } = yield* ServiceConfig
-    const videos = yield* VideoStore
-    const facts = new Map<string, ClipVideoFacts>()
-    for (const clip of clips.clips ?? []) {
-      if (clip.videoId === null) continue
-      const video = yield* videos.getById(clip.videoId)
-      if (Option.isSome(video)) facts.set(clip.videoId, { editorUrl: editorUrl(baseUrl, video.value.editorToken), status: video.value.status })
-    }
+    const ids = (clips.clips ?? []).flatMap((clip) => clip.videoId === null ? [] : [clip.videoId])
+    // One read for every clip's video: the record is polled while its clips render.
+    const videos = yield* (yield* VideoStore).getManyById(ids)
+    const facts = new Map<string, ClipVideoFacts>(videos.map((v) => [v.id, { editorUrl: editorUrl(baseUrl, v.editorToken), status: v.status }]))
     return presentClipsRecord(clips, (videoId) => facts.get(videoId) ?? null)
   })

@@ -37,6 +37,18 @@ export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore,
         expect(Option.isNone(yield* store.getForUpdate(randomUUID()))).toBe(true)
       }))
 
+    it.effect("reads many videos by id at once, of any workspace, leaving out the unknown ones", () =>
+      Effect.gen(function*() {
+        const store = yield* VideoStore
+        const [a, b] = [aVideo(randomUUID()), aVideo(randomUUID())]
+        yield* store.insert(a)
+        yield* store.insert(b)
+        yield* store.insert(aVideo(randomUUID()))
+        const found = yield* store.getManyById([b.id, randomUUID(), a.id])
+        expect([...found].sort((x, y) => x.id.localeCompare(y.id))).toEqual([a, b].sort((x, y) => x.id.localeCompare(y.id)))
+        expect(yield* store.getManyById([])).toEqual([])
+      }))
+
     it.effect("finds a video by its editor token", () =>
       Effect.gen(function*() {
         const store = yield* VideoStore

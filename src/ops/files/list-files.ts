@@ -26,9 +26,9 @@ export const listFiles = operation({
       const workspace = yield* CurrentWorkspace
       const { baseUrl } = yield* ServiceConfig
       const page = yield* (yield* UploadStore).list({ workspaceId: workspace.id, limit, cursor })
-      const files = yield* FileStore
-      const data = yield* Effect.forEach(page.items, (upload) =>
-        Effect.map(files.get(upload.key), (file) => presentUpload(upload, fileUrl(baseUrl, Option.getOrThrow(file)))))
+      // The page's files in one read; an upload's file is stored with it, so each is there.
+      const files = new Map((yield* (yield* FileStore).getMany(page.items.map((upload) => upload.key))).map((f) => [f.id, f]))
+      const data = page.items.map((upload) => presentUpload(upload, fileUrl(baseUrl, Option.getOrThrow(Option.fromNullable(files.get(upload.key))))))
       return { data, nextCursor: page.nextCursor }
     }).pipe(Effect.withSpan("listFiles"))
 })
