@@ -61,7 +61,9 @@ const laneRouteOf = (op: LaneOperation): LaneRoute => {
   }
 }
 
-export const LANE_READS: ReadonlyArray<string> = workspaceOperations.filter(isLaneRead).map((op) => op.name)
+const laneOperations: ReadonlyArray<LaneOperation> = workspaceOperations.filter(isLaneRead)
+
+export const LANE_READS: ReadonlyArray<string> = laneOperations.map((op) => op.name)
 
 /** On the lane's span of a request it handed to the stack. */
 export const HANDED_ON = "reelwright.read_lane.handed_on"
@@ -76,7 +78,7 @@ const makeLane = Effect.gen(function*() {
   const run = Runtime.runCallback(yield* Effect.runtime<CatalogueServices | TokenRateLimits | TrustProxyRequestId | HttpApiBuilder.Router>())
   const trusted = yield* TrustProxyRequestId
   const { reads } = yield* TokenRateLimits
-  const routes = workspaceOperations.filter(isLaneRead).map(laneRouteOf)
+  const routes = laneOperations.map(laneRouteOf)
 
   const answer = (request: IncomingMessage, route: LaneRoute, input: Readonly<Record<string, unknown>>, url: string) =>
     Effect.gen(function*() {

@@ -149,12 +149,12 @@ const findFaces = (search: FaceSearch, scenes: string) =>
       if (rgb === undefined) break
       // As for the text detector: sample i is the frame shown before (i + 0.5) / rate, within a frame of it.
       const seconds = (samples.length + 0.5) / SAMPLES_PER_SECOND
-      const kept = last !== undefined && seconds - last.seconds < REDETECT_SECONDS && stillAround(last, rgb, size.width, size.height)
-      const found = kept && last !== undefined ? last.faces : yield* Effect.tryPromise({
+      const kept = last !== undefined && seconds - last.seconds < REDETECT_SECONDS && stillAround(last, rgb, size.width, size.height) ? last : undefined
+      const found = kept !== undefined ? kept.faces : yield* Effect.tryPromise({
         try: () => faces.detect(rgb, size.width, size.height),
         catch: (e) => new WorkFailed({ message: `Face detection failed on a frame: ${e instanceof Error ? e.message : String(e)}` })
       })
-      if (!kept) last = { rgb, faces: found, seconds }
+      if (kept === undefined) last = { rgb, faces: found, seconds }
       samples.push({
         seconds,
         faces: found.map((f) => ({ x: f.x * scale, y: f.y * scale, width: f.width * scale, height: f.height * scale, score: f.score }))

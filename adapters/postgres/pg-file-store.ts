@@ -2,7 +2,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import { FileStore } from "../../domain/ports/file-store.ts"
-import { rowDecoder } from "./pg-rows.ts"
+import { rowDecoder, rowsWithIds } from "./pg-rows.ts"
 import { IsoFromDate, NumberFromBigint } from "./pg-values.ts"
 
 const FileRow = Schema.Struct({
@@ -48,14 +48,7 @@ export const PgFileStoreLive = Layer.effect(
           Effect.orDie,
           Effect.withSpan("PgFileStore.get")
         ),
-      getMany: (ids) =>
-        ids.length === 0
-          ? Effect.succeed([])
-          : sql`SELECT * FROM files WHERE id = ANY(${ids}::text[])`.pipe(
-            Effect.flatMap(fileRows.all),
-            Effect.orDie,
-            Effect.withSpan("PgFileStore.getMany", { attributes: { files: ids.length } })
-          ),
+      getMany: (ids) => rowsWithIds(sql, fileRows, ids).pipe(Effect.withSpan("PgFileStore.getMany", { attributes: { files: ids.length } })),
       getByToken: (token) =>
         sql`SELECT * FROM files WHERE token = ${token}`.pipe(
           Effect.flatMap(fileRows.first),

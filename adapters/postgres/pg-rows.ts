@@ -1,7 +1,7 @@
 // Rows as node-pg returns them, decoded by a Schema into records. A row that does not decode is a defect:
 // the database holds what no adapter wrote (a hand edit, a migration gone wrong), and no caller could do
 // better than fail loudly, naming the table, the row and the field.
-import type { SqlConnection } from "@effect/sql"
+import type { SqlClient, SqlConnection } from "@effect/sql"
 import { Data, Effect, Either, Option, ParseResult, Schema } from "effect"
 
 type Row = SqlConnection.Row
@@ -15,6 +15,8 @@ export class UndecodableRow extends Data.TaggedError("UndecodableRow")<{
 }> {}
 
 export interface RowDecoder<A> {
+  /** The table whose rows these are. */
+  readonly table: string
   /** A row the query always returns (`undefined`, the lack of one, is a defect too). */
   readonly one: (row: Row | undefined) => Effect.Effect<A>
   readonly all: (rows: ReadonlyArray<Row>) => Effect.Effect<ReadonlyArray<A>>
@@ -75,6 +77,7 @@ export const rowDecoder = <A, I>(
   const one = (row: Row | undefined): Effect.Effect<A> =>
     Either.match(decode(row), { onLeft: (error) => undecodable(row, error), onRight: Effect.succeed })
   return {
+    table,
     one,
     all: (rows) => {
       const records: Array<A> = []
@@ -88,3 +91,9 @@ export const rowDecoder = <A, I>(
     first: (rows) => firstRow(rows, one)
   }
 }
+
+/** The rows of the decoder's table whose `id` is among `ids`, in one query and in no order; none asked, none read. */
+export const rowsWithIds = <A>(sql: SqlClient.SqlClient, rows: RowDecoder<A>, ids: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<A>> =>
+  ids.length === 0
+    ? Effect.succeed([])
+    : sql`SELECT * FROM ${sql(rows.table)} WHERE id = ANY(${ids}::text[])`.pipe(Effect.flatMap(rows.all), Effect.orDie)

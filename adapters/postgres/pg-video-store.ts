@@ -14,7 +14,7 @@ import { Platform } from "../../domain/safe-zones.ts"
 import { Framing, ReframeSettings } from "../../domain/reframe.ts"
 import { Cut, TrimSettings } from "../../domain/trim.ts"
 import { ExportState, Status, Step, VideoKind } from "../../domain/video.ts"
-import { rowDecoder } from "./pg-rows.ts"
+import { rowDecoder, rowsWithIds } from "./pg-rows.ts"
 import { IsoFromDate, jsonText, jsonTextOrNull } from "./pg-values.ts"
 import { decodeListCursor, encodeListCursor } from "../video-list-cursor.ts"
 
@@ -115,13 +115,7 @@ export const PgVideoStoreLive = Layer.effect(
           Effect.withSpan("PgVideoStore.getById")
         ),
       getManyById: (ids) =>
-        ids.length === 0
-          ? Effect.succeed([])
-          : sql`SELECT * FROM videos WHERE id = ANY(${ids}::text[])`.pipe(
-            Effect.flatMap(videoRows.all),
-            Effect.orDie,
-            Effect.withSpan("PgVideoStore.getManyById", { attributes: { videos: ids.length } })
-          ),
+        rowsWithIds(sql, videoRows, ids).pipe(Effect.withSpan("PgVideoStore.getManyById", { attributes: { videos: ids.length } })),
       getForUpdate: (id) =>
         sql`SELECT * FROM videos WHERE id = ${id} FOR UPDATE`.pipe(
           Effect.flatMap(videoRows.first),

@@ -17,13 +17,6 @@ export const fileLink = (id: string | null): Effect.Effect<string | null, never,
       return linkOf(baseUrl, Option.getOrUndefined(yield* (yield* FileStore).get(id)))
     })
 
-const presented = (baseUrl: string, video: VideoRecord, fileOf: (id: string | null) => StoredFile | undefined): Video =>
-  toPublic(video, {
-    editorUrl: editorUrl(baseUrl, video.editorToken),
-    videoUrl: linkOf(baseUrl, fileOf(video.videoFileId)),
-    thumbnailUrl: linkOf(baseUrl, fileOf(video.thumbnailFileId))
-  })
-
 /** The public video object, identical for GET /v1/videos/:id, tool output and webhook snapshots. */
 export const presentVideo = (video: VideoRecord): Effect.Effect<Video, never, FileStore | ServiceConfig> =>
   presentVideos([video]).pipe(Effect.map((videos) => videos[0]!))
@@ -34,7 +27,9 @@ export const presentVideos = (videos: ReadonlyArray<VideoRecord>): Effect.Effect
     const { baseUrl } = yield* ServiceConfig
     const ids = videos.flatMap((v) => [v.videoFileId, v.thumbnailFileId].filter((id): id is string => id !== null))
     const files = new Map((yield* (yield* FileStore).getMany(ids)).map((f) => [f.id, f]))
-    return videos.map((video) => presented(baseUrl, video, (id) => id === null ? undefined : files.get(id)))
+    const link = (id: string | null) => linkOf(baseUrl, id === null ? undefined : files.get(id))
+    return videos.map((video) =>
+      toPublic(video, { editorUrl: editorUrl(baseUrl, video.editorToken), videoUrl: link(video.videoFileId), thumbnailUrl: link(video.thumbnailFileId) }))
   })
 
 /** The reply of every video create: the new video, processing, and its link in the editor. */
