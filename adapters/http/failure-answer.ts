@@ -59,6 +59,11 @@ export const answerFailure = (request: HttpServerRequest.HttpServerRequest, caus
     // Other failures are the API's own errors, for its encoder further out.
     return routeNotFound ? routeMissing(request) : Effect.failCause(cause)
   }
+  return answerDefect(path, cause)
+}
+
+/** The answer to a defect at `path`: a refused body its 4xx, anything else a 500 quoting the request id. */
+export const answerDefect = (path: string, cause: Cause.Cause<unknown>) => {
   const refused = Option.filter(Cause.dieOption(cause), (d): d is BodyRefused => d instanceof BodyRefused)
   if (Option.isSome(refused)) return Effect.succeed(refusalResponse(path, bodyRefusal(refused.value)))
   // The line carries the request's id, as its access line (with the route) and the answer do.

@@ -6,7 +6,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
-import { ReadLaneSlot } from "./read-lane.ts"
+import { LaneSlot } from "./lanes.ts"
 import { rawRefusal } from "./refusal.ts"
 import type { RequestLimitSettings } from "./request-limits.ts"
 
@@ -29,11 +29,11 @@ const clientRefusal = (code: string | undefined): string => {
 }
 
 /**
- * The server, with the read lane in front of the platform's handler: a request the lane takes never
- * reaches the platform unless the lane hands it on. The platform adds its handler itself, so the lane
- * sits where Node delivers the event.
+ * The server, with the lanes (lanes.ts) in front of the platform's handler: a request a lane takes never
+ * reaches the platform unless the lane hands it on. The platform adds its handler itself, so the lanes
+ * sit where Node delivers the event.
  */
-export const makeServer = (limits: RequestLimitSettings, slot: ReadLaneSlot["Type"]): Server => {
+export const makeServer = (limits: RequestLimitSettings, slot: LaneSlot["Type"]): Server => {
   const server = createServer({
     headersTimeout: limits.headersSeconds * 1000,
     // Bodies are timed by their pace (request-body.ts), since an upload at the size limit may take long.
@@ -51,17 +51,17 @@ export const makeServer = (limits: RequestLimitSettings, slot: ReadLaneSlot["Typ
   })
   const emit = server.emit.bind(server)
   server.emit = ((event: string, ...args: Array<unknown>): boolean => {
-    const lane = slot.lane
-    if (event !== "request" || lane === undefined) return emit(event, ...args)
+    if (event !== "request") return emit(event, ...args)
     const [request, response] = args as [IncomingMessage, ServerResponse]
-    return lane(request, response, () => emit(event, request, response)) || emit(event, request, response)
+    const pass = () => emit(event, request, response)
+    return (slot.read?.(request, response, pass) ?? false) || (slot.mcp?.(request, response, pass) ?? false) || pass()
   }) as Server["emit"]
   return server
 }
 
-/** The listener, and the slot where the served API puts its read lane (read-lane.ts). */
+/** The listener, and the slot where the served API puts its lanes (lanes.ts). */
 export const listenerLayer = (limits: RequestLimitSettings, options: { readonly port: number; readonly host?: string }) =>
   Layer.unwrapEffect(Effect.sync(() => {
-    const slot: ReadLaneSlot["Type"] = { lane: undefined }
-    return Layer.merge(NodeHttpServer.layer(() => makeServer(limits, slot), options), Layer.succeed(ReadLaneSlot, slot))
+    const slot: LaneSlot["Type"] = { read: undefined, mcp: undefined }
+    return Layer.merge(NodeHttpServer.layer(() => makeServer(limits, slot), options), Layer.succeed(LaneSlot, slot))
   }))

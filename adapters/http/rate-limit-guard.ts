@@ -11,7 +11,7 @@ import { tooManyRequests } from "./api-error.ts"
 import type { BucketDecision, BucketRule } from "./token-buckets.ts"
 import { type RateBudget, TokenRateLimits } from "./token-rate-limits.ts"
 
-const MCP_PATH = "/mcp"
+export const MCP_PATH = "/mcp"
 
 const budgetOf = (method: string, path: string): RateBudget | null => {
   if (path === MCP_PATH) return "writes"
@@ -21,7 +21,8 @@ const budgetOf = (method: string, path: string): RateBudget | null => {
 
 const perSecond = (n: number): string => `${n} ${n === 1 ? "request" : "requests"} a second`
 
-const refused = (path: string, budget: RateBudget, rule: BucketRule, decision: BucketDecision, headers: Record<string, string>) => {
+/** The 429 of a request over its budget, in its route's shape. */
+export const overBudget = (path: string, budget: RateBudget, rule: BucketRule, decision: BucketDecision, headers: Record<string, string>) => {
   const message = `Too many requests with this token: its ${budget} budget is ${perSecond(rule.perSecond)} in bursts of ` +
     `${rule.burst}. Retry in ${decision.retryAfterSeconds} s.`
   const allHeaders = { ...headers, "retry-after": String(decision.retryAfterSeconds) }
@@ -33,6 +34,13 @@ const refused = (path: string, budget: RateBudget, rule: BucketRule, decision: B
   )
 }
 
+/** What every limited answer says of its budget. */
+export const budgetHeaders = (rule: BucketRule, decision: BucketDecision): Record<string, string> => ({
+  "ratelimit-limit": String(rule.burst),
+  "ratelimit-remaining": String(decision.remaining),
+  "ratelimit-reset": String(decision.resetSeconds)
+})
+
 export const limitTokenRate = (app: HttpApp.Default): HttpApp.Default<never, TokenRateLimits> =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
@@ -43,12 +51,8 @@ export const limitTokenRate = (app: HttpApp.Default): HttpApp.Default<never, Tok
     const buckets = (yield* TokenRateLimits)[budget]
     if (buckets === null) return yield* app
     const decision = yield* buckets.take(sha256Hex(token))
-    const headers = {
-      "ratelimit-limit": String(buckets.rule.burst),
-      "ratelimit-remaining": String(decision.remaining),
-      "ratelimit-reset": String(decision.resetSeconds)
-    }
-    if (!decision.allowed) return refused(path, budget, buckets.rule, decision, headers)
+    const headers = budgetHeaders(buckets.rule, decision)
+    if (!decision.allowed) return overBudget(path, budget, buckets.rule, decision, headers)
     // The server writes the app's response before a middleware sees it: headers go on as it is written.
     yield* HttpApp.appendPreResponseHandler((_, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
     return yield* app

@@ -8,8 +8,8 @@
 // Why: the stack (router, security middleware, path decoding, response encoding, guards) cost more CPU
 // than the read itself, about half of a polled GET's; see docs/architecture.md, "The read lane".
 import { HttpApiBuilder, Headers, HttpServerRequest } from "@effect/platform"
-import { Clock, Context, Effect, Either, Exit, Layer, Option, type ParseResult, Runtime, Schema } from "effect"
-import type { IncomingMessage, ServerResponse } from "node:http"
+import { Clock, Effect, Either, Exit, Layer, Option, type ParseResult, Runtime, Schema } from "effect"
+import type { IncomingMessage } from "node:http"
 import { type CatalogueServices, workspaceOperations } from "../../src/catalogue.ts"
 import { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
 import type { AnyOperation } from "../../src/kernel/operation.ts"
@@ -17,17 +17,10 @@ import { sha256Hex } from "../../src/kernel/secrets.ts"
 import { authenticate } from "../../src/ops/workspaces/parts/authenticate.ts"
 import { bearerToken } from "../mcp/mcp-route.ts"
 import { httpPayload } from "./api.ts"
+import { type Lane, LaneSlot } from "./lanes.ts"
 import { asServerRequest, recordAnswer, requestIdOf, routeOf, TrustProxyRequestId } from "./request-log.ts"
+import { budgetHeaders } from "./rate-limit-guard.ts"
 import { TokenRateLimits } from "./token-rate-limits.ts"
-
-/**
- * Takes a request or declines it (false: the API answers it). A request it took and cannot answer with
- * a success is handed on with `pass`, untouched.
- */
-export type Lane = (request: IncomingMessage, response: ServerResponse, pass: () => void) => boolean
-
-/** Where the listener looks for the lane: set once the API is served, so until then every request goes to the API. */
-export class ReadLaneSlot extends Context.Tag("http/ReadLaneSlot")<ReadLaneSlot, { lane: Lane | undefined }>() {}
 
 type LaneOperation = AnyOperation<CatalogueServices | CurrentWorkspace>
 
@@ -107,11 +100,7 @@ const makeLane = Effect.gen(function*() {
               body: JSON.stringify(encoded.right),
               headers: {
                 "x-request-id": requestId,
-                ...(decision === null || budget === null ? {} : {
-                  "ratelimit-limit": String(budget.buckets.rule.burst),
-                  "ratelimit-remaining": String(decision.remaining),
-                  "ratelimit-reset": String(decision.resetSeconds)
-                })
+                ...(decision === null || budget === null ? {} : budgetHeaders(budget.buckets.rule, decision))
               }
             })
           }).pipe(Effect.provideService(CurrentWorkspace, workspace), Effect.annotateLogs("workspaceId", workspace.id))
@@ -158,8 +147,8 @@ const makeLane = Effect.gen(function*() {
 /** Puts the lane in the listener's slot while the API is served. */
 export const ReadLaneLive = Layer.scopedDiscard(
   Effect.gen(function*() {
-    const slot = yield* ReadLaneSlot
-    slot.lane = yield* makeLane
-    yield* Effect.addFinalizer(() => Effect.sync(() => slot.lane = undefined))
+    const slot = yield* LaneSlot
+    slot.read = yield* makeLane
+    yield* Effect.addFinalizer(() => Effect.sync(() => slot.read = undefined))
   })
 )

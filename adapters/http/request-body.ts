@@ -114,7 +114,8 @@ const pump = (
   })
 
 /** The whole body in memory, for the JSON and form-encoded routes. */
-const readAll = (source: IncomingMessage, limits: RequestLimitSettings): Effect.Effect<Buffer, BodyRefused> =>
+/** A JSON body whole, read under its cap and pace. */
+export const readAll = (source: IncomingMessage, limits: RequestLimitSettings): Effect.Effect<Buffer, BodyRefused> =>
   Effect.suspend(() => {
     const chunks: Array<Buffer> = []
     return pump(source, limits, limits.jsonBytes, {

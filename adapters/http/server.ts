@@ -20,7 +20,8 @@ import { EditorRoutes } from "../editor/editor-routes.ts"
 import { EditorAssetsRoute } from "../editor/editor-assets.ts"
 import { AdminGroupLive, VideosGroupLive } from "./handlers.ts"
 import { MediaRoute } from "./media-route.ts"
-import { McpRoute } from "../mcp/mcp-route.ts"
+import { McpLaneLive } from "../mcp/mcp-lane.ts"
+import { McpRoute, McpServer } from "../mcp/mcp-route.ts"
 import { OAuthRoutes } from "../oauth/oauth-routes.ts"
 import { listenerLayer } from "./node-listener.ts"
 import { limitTokenRate } from "./rate-limit-guard.ts"
@@ -81,7 +82,9 @@ export const HttpAppLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide([MediaRoute, EditorRoutes, EditorAssetsRoute, VoicePreviewRoute, ArtStylePreviewRoute, CaptionTemplatePreviewRoute, HealthRoutes, OAuthRoutes, McpRoute, RequestErrorsLive]),
   Layer.provide(ApiLive),
-  Layer.provide(ReadLaneLive),
+  Layer.provide([ReadLaneLive, McpLaneLive]),
+  // One MCP server for the route and the lane.
+  Layer.provide(McpServer.Live),
   // The request log names routes from the router the API and the routes above were added to.
   Layer.provide([TrustProxyRequestId.fromEnv, HttpApiBuilder.Router.Live]),
   // withRequestLog opens each request's server span, named by its route and without the URL or headers.

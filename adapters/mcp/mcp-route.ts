@@ -3,10 +3,10 @@
 // initialize works and any API process can serve any request. The route guards itself (HttpApi middleware
 // does not cover it): Host and Origin first (DNS rebinding), then the bearer token (an API token,
 // or an OAuth access token issued for this resource).
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { type Headers, HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
-import { Effect, Either, Runtime } from "effect"
+import { Context, Effect, Either, Layer, Runtime } from "effect"
 import { mcpResource } from "../../domain/oauth.ts"
 import type { OAuthStore } from "../../domain/ports/oauth-store.ts"
 import type { Workspace } from "../../domain/ports/workspace-store.ts"
@@ -82,37 +82,53 @@ const mcpServer = (): ExchangeTransport<Caller> => {
   return transport
 }
 
+/** The MCP server of the process, which the route and the lane (mcp-lane.ts) both hand their requests to. */
+export class McpServer extends Context.Tag("mcp/McpServer")<McpServer, ExchangeTransport<Caller>>() {
+  static readonly Live = Layer.sync(McpServer, mcpServer)
+}
+
 /** One JSON-RPC exchange for an authenticated workspace. */
-const answer = (transport: ExchangeTransport<Caller>, request: HttpServerRequest.HttpServerRequest, workspace: Workspace) =>
+const answer = <E, R>(transport: ExchangeTransport<Caller>, body: Effect.Effect<string, E, R>, headers: Headers.Headers, workspace: Workspace) =>
   Effect.gen(function*() {
     const runtime = yield* Effect.runtime<CatalogueServices>()
     // Read under the body cap before anything parses it.
-    const body = yield* request.text
+    const text = yield* body
     const answered = yield* Effect.async<ExchangeAnswer>((resume, abandon) => {
-      transport.post(request.headers, body, { workspace, runtime }, abandon).then((a) => resume(Effect.succeed(a)), (e) => resume(Effect.die(e)))
+      transport.post(headers, text, { workspace, runtime }, abandon).then((a) => resume(Effect.succeed(a)), (e) => resume(Effect.die(e)))
     })
     return answered.body === null
       ? HttpServerResponse.empty({ status: answered.status })
       : HttpServerResponse.unsafeJson(answered.body, { status: answered.status })
   })
 
-const serveMcp = (transport: ExchangeTransport<Caller>) => Effect.gen(function*() {
-  const request = yield* HttpServerRequest.HttpServerRequest
-  const { baseUrl } = yield* ServiceConfig
-  const foreign = rebindingProblem({ host: request.headers["host"], origin: request.headers["origin"] }, baseUrl)
-  if (foreign !== null) return refusal(403, foreign)
-  const authenticated = yield* Effect.either(authenticateMcp(bearerToken(request.headers["authorization"]), mcpResource(baseUrl)))
-  if (Either.isLeft(authenticated)) {
-    return refusal(401, authenticated.left.message, { "www-authenticate": challenge(baseUrl, authenticated.left) })
-  }
-  // Stateless: no SSE stream to open with GET, no session to end with DELETE.
-  if (request.method !== "POST") return refusal(405, "Method not allowed: this server is stateless; send JSON-RPC with POST.", { allow: "POST" })
-  return yield* answer(transport, request, authenticated.right)
-}).pipe(Effect.withSpan("serveMcp"))
+/** What /mcp reads of a request: its method, its headers, and its body, read under the caps when asked for. */
+export interface McpRequest<E, R> {
+  readonly method: string
+  readonly headers: Headers.Headers
+  readonly body: Effect.Effect<string, E, R>
+}
+
+/** The answer to a request at /mcp, past the rate budget and the body's cap: the route's and the lane's. */
+export const answerMcp = <E, R>(transport: ExchangeTransport<Caller>, request: McpRequest<E, R>) =>
+  Effect.gen(function*() {
+    const { baseUrl } = yield* ServiceConfig
+    const foreign = rebindingProblem({ host: request.headers["host"], origin: request.headers["origin"] }, baseUrl)
+    if (foreign !== null) return refusal(403, foreign)
+    const authenticated = yield* Effect.either(authenticateMcp(bearerToken(request.headers["authorization"]), mcpResource(baseUrl)))
+    if (Either.isLeft(authenticated)) {
+      return refusal(401, authenticated.left.message, { "www-authenticate": challenge(baseUrl, authenticated.left) })
+    }
+    // Stateless: no SSE stream to open with GET, no session to end with DELETE.
+    if (request.method !== "POST") return refusal(405, "Method not allowed: this server is stateless; send JSON-RPC with POST.", { allow: "POST" })
+    return yield* answer(transport, request.body, request.headers, authenticated.right)
+  }).pipe(Effect.withSpan("serveMcp", { captureStackTrace: false }))
 
 export const McpRoute = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
-    const handler = Effect.provide(serveMcp(mcpServer()), yield* Effect.context<CatalogueServices | OAuthStore>())
+    const transport = yield* McpServer
+    const serveMcp = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+      answerMcp(transport, { method: request.method, headers: request.headers, body: request.text }))
+    const handler = Effect.provide(serveMcp, yield* Effect.context<CatalogueServices | OAuthStore>())
     yield* router.post("/mcp", handler)
     yield* router.get("/mcp", handler)
     yield* router.del("/mcp", handler)

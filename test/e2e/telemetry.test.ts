@@ -148,6 +148,20 @@ describe.skipIf(postgresSkipReason !== undefined)("metrics and traces of the api
       headers: { traceparent: `00-${missingTrace}-00f067aa0ba902b7-01` }
     })
     expect(missing.status).toBe(404)
+    // An assistant's poll through MCP, in its own trace: the MCP lane joins it (adapters/mcp/mcp-lane.ts).
+    const mcpTrace = "6df92f3577b34da6a3ce929d0e0e4738"
+    const mcpPoll = await fetch(`${api.baseUrl}/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        traceparent: `00-${mcpTrace}-00f067aa0ba902b7-01`
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_video", arguments: { id: videoId } } })
+    })
+    expect(mcpPoll.status).toBe(200)
+    expect((await mcpPoll.json()).result.structuredContent.status).toBe("completed")
     const charged = (await call(api.baseUrl, `/v1/credit-logs?videoId=${videoId}`, { token })).body.data as ReadonlyArray<{ amount: number }>
     const chargedCredits = charged.filter((entry) => entry.amount < 0).reduce((sum, entry) => sum - entry.amount, 0)
     expect(chargedCredits).toBeGreaterThan(0)
@@ -157,6 +171,7 @@ describe.skipIf(postgresSkipReason !== undefined)("metrics and traces of the api
     expect(apiFamilies.types.get("reelwright_http_requests_total")).toBe("COUNTER")
     expect(total(samples(apiFamilies, "reelwright_http_requests_total", { method: "POST", route: "/v1/caption-videos", status: "200" }))).toBe(1)
     expect(total(samples(apiFamilies, "reelwright_http_requests_total", { route: "/v1/videos/:id", status: "200" }))).toBeGreaterThan(0)
+    expect(total(samples(apiFamilies, "reelwright_http_requests_total", { method: "POST", route: "/mcp", status: "200" }))).toBe(1)
     expect(apiFamilies.types.get("reelwright_http_request_duration_seconds")).toBe("HISTOGRAM")
     expect(total(samples(apiFamilies, "reelwright_http_request_duration_seconds", { method: "POST", route: "/v1/caption-videos" }))).toBe(1)
 
@@ -214,6 +229,13 @@ describe.skipIf(postgresSkipReason !== undefined)("metrics and traces of the api
     const missingSpans = collector.spans.filter((s) => s.traceId === missingTrace && s.name === "GET /v1/videos/:id")
     expect(missingSpans.map((s) => [attribute(s, HANDED_ON) ?? false, attribute(s, "http.response.status_code") ?? null]).sort())
       .toEqual([[false, 404], [true, null]])
+    // The MCP poll's server span, under the caller's, with the tool call under it.
+    const toolPoll = collector.spans.find((s) => s.traceId === mcpTrace && s.name === "POST /mcp")
+    expect(toolPoll).toBeDefined()
+    expect(toolPoll!.parentSpanId).toBe("00f067aa0ba902b7")
+    expect(attribute(toolPoll!, "http.response.status_code")).toBe(200)
+    expect(attribute(toolPoll!, "request.id")).toBe(mcpPoll.headers.get("x-request-id"))
+    expect(collector.spans.filter((s) => s.traceId === mcpTrace).map((s) => s.name)).toEqual(expect.arrayContaining(["serveMcp", "getVideo"]))
     // The request's span names its route, never the path or query that may hold a token.
     for (const span of collector.spans.filter((s) => attribute(s, "http.route") !== undefined)) {
       expect(attribute(span, "url.full")).toBeUndefined()

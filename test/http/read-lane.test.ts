@@ -4,40 +4,14 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { VideoStore } from "../../domain/ports/video-store.ts"
-import { LANE_READS, type Lane, ReadLaneSlot } from "../../adapters/http/read-lane.ts"
+import { LANE_READS } from "../../adapters/http/read-lane.ts"
 import { workspaceOperations } from "../../src/catalogue.ts"
 import { type Answer, call } from "../support/http-client.ts"
 import { startApp, type TestApp } from "../support/app.ts"
 import { completedVideo } from "../support/completed-video.ts"
+import { countLane } from "../support/lane-counter.ts"
 
 const REQUEST_ID = /^[0-9a-f]{16}$/
-
-interface Counted {
-  taken: number
-  passed: number
-}
-
-/** The slot's lane, counting what it takes and what it hands on; `off` takes it out, `on` puts it back. */
-const countLane = async (app: TestApp) => {
-  const slot = await app.runtime.runPromise(ReadLaneSlot)
-  const lane = slot.lane
-  if (lane === undefined) throw new Error("the served API put no lane in the listener's slot")
-  const counted: Counted = { taken: 0, passed: 0 }
-  const counting: Lane = (request, response, pass) => {
-    const took = lane(request, response, () => {
-      counted.passed++
-      pass()
-    })
-    if (took) counted.taken++
-    return took
-  }
-  slot.lane = counting
-  return {
-    counted,
-    off: () => slot.lane = undefined,
-    on: () => slot.lane = counting
-  }
-}
 
 /** What must be the same whichever path answered: status, body (but its request id), and the headers a client reads. */
 const comparable = (answer: Answer) => ({
@@ -62,7 +36,7 @@ describe("the read lane", () => {
       yield* (yield* VideoStore).saveWords(video.id, [{ text: "Hello", start: 0, end: 0.5 }, { text: "there.", start: 0.6, end: 1.1 }])
       return video.id
     }))
-    lane = await countLane(app)
+    lane = await countLane(app, "read")
   })
   afterAll(() => app?.close())
 
@@ -177,7 +151,7 @@ describe("the read lane under a read budget", () => {
   beforeAll(async () => {
     app = await startApp({ worker: false, rateLimits: { reads: { perSecond: 0.001, burst: 2 }, writes: null } })
     token = (await app.createWorkspace()).token
-    lane = await countLane(app)
+    lane = await countLane(app, "read")
   })
   afterAll(() => app?.close())
 
