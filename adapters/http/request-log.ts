@@ -101,7 +101,8 @@ const metricsOf = (method: string, route: string, status: number): AnswerMetrics
 
 /**
  * The answer in the metrics and the log. Successful reads are what clients poll: at one line each they
- * would bury the writes and failures worth reading, so they are logged at debug.
+ * would bury the writes and failures worth reading, so they are logged at debug. So is a successful
+ * exchange on /mcp, where assistants poll: each tool call logs its own line (tool, outcome, duration).
  */
 export const recordAnswer = (method: string, route: string, requestId: string, status: number, started: number, span: Tracer.Span) =>
   Effect.gen(function*() {
@@ -110,7 +111,7 @@ export const recordAnswer = (method: string, route: string, requestId: string, s
     const metrics = metricsOf(method, route, status)
     yield* Metric.increment(metrics.count)
     yield* Metric.update(metrics.duration, durationMs / 1000)
-    const quiet = (method === "GET" || method === "HEAD") && status < 400
+    const quiet = (method === "GET" || method === "HEAD" || route === "/mcp") && status < 400
     const level = quiet ? LogLevel.Debug : LogLevel.Info
     if (LogLevel.lessThan(level, yield* FiberRef.get(FiberRef.currentMinimumLogLevel))) return
     yield* Effect.logWithLevel(level, "request").pipe(

@@ -210,6 +210,6 @@ export const callTool = (name: string, args: unknown): Effect.Effect<ToolResult,
       )
     ),
     Effect.map(([, result]) => result),
-    Effect.withSpan("mcp.callTool", { attributes: { tool: name.slice(0, 100) } })
+    Effect.withSpan("mcp.callTool", { captureStackTrace: false, attributes: { tool: name.slice(0, 100) } })
   )
 }

@@ -39,7 +39,7 @@ export const MemoryWorkspaceStoreLive = Layer.effect(
             const workspace = yield* Option.fromNullable(t.workspaces.get(token.workspaceId))
             return { token, workspace }
           })
-        ).pipe(Effect.withSpan("MemoryWorkspaceStore.findTokenWithWorkspace")),
+        ).pipe(Effect.withSpan("MemoryWorkspaceStore.findTokenWithWorkspace", { captureStackTrace: false })),
       getToken: (id) =>
         db.read((t) => Option.fromNullable(t.tokens.get(id))).pipe(Effect.withSpan("MemoryWorkspaceStore.getToken")),
       // The first revocation time stands.

@@ -120,7 +120,7 @@ export const PgWorkspaceStoreLive = Layer.effect(
           FROM api_tokens t JOIN workspaces w ON w.id = t.workspace_id WHERE t.hash = ${hash}`.pipe(
           Effect.flatMap((rows) => firstRow(rows, tokenWithWorkspace)),
           Effect.orDie,
-          Effect.withSpan("PgWorkspaceStore.findTokenWithWorkspace")
+          Effect.withSpan("PgWorkspaceStore.findTokenWithWorkspace", { captureStackTrace: false })
         ),
       getToken: (id) =>
         sql`SELECT * FROM api_tokens WHERE id = ${id}`.pipe(

@@ -82,6 +82,13 @@ describe.skipIf(postgresSkipReason !== undefined)("structured logs of the api an
     expect(failing.status).toBe(200)
     const refused = await call(api.baseUrl, "/v1/videos", { token: "rw_not_a_token_at_all" })
     expect(refused.status).toBe(401)
+    const polledByTool = await fetch(`${api.baseUrl}/mcp`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_video", arguments: { id: videoId } } })
+    })
+    expect(polledByTool.status).toBe(200)
+    await polledByTool.body?.cancel()
 
     expect(await waitForVideo(api.baseUrl, token, videoId)).toMatchObject({ status: "completed" })
     expect(await waitForVideo(api.baseUrl, token, failing.body.id)).toMatchObject({ status: "failed", error: expect.stringContaining("404") })
@@ -109,6 +116,10 @@ describe.skipIf(postgresSkipReason !== undefined)("structured logs of the api an
     const refusedLine = apiLines.find((l) => l["message"] === "request" && l["requestId"] === refused.body.error.requestId)
     expect(refusedLine).toMatchObject({ method: "GET", route: "/v1/videos", status: 401 })
     expect(apiLines.find((l) => l["route"] === "/oauth/sign-in")).toMatchObject({ method: "POST", status: expect.any(Number) })
+    // An assistant's poll through MCP is one line, its tool call's: the exchange's access line is at debug.
+    const toolLines = apiLines.filter((l) => l["requestId"] === polledByTool.headers.get("x-request-id"))
+    expect(toolLines.map((l) => [l["level"], l["message"]])).toEqual([["info", "mcp tool call"]])
+    expect(toolLines[0]).toMatchObject({ tool: "get_video", outcome: "ok", workspaceId, durationMs: expect.any(Number) })
 
     const jobDone = workerLines.find((l) => l["message"] === "job Done" && l["videoId"] === videoId)
     expect(jobDone).toMatchObject({

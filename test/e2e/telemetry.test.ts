@@ -161,7 +161,7 @@ describe.skipIf(postgresSkipReason !== undefined)("metrics and traces of the api
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_video", arguments: { id: videoId } } })
     })
     expect(mcpPoll.status).toBe(200)
-    expect((await mcpPoll.json()).result.structuredContent.status).toBe("completed")
+    expect(((await mcpPoll.json()) as { result: { structuredContent: { status: string } } }).result.structuredContent.status).toBe("completed")
     const charged = (await call(api.baseUrl, `/v1/credit-logs?videoId=${videoId}`, { token })).body.data as ReadonlyArray<{ amount: number }>
     const chargedCredits = charged.filter((entry) => entry.amount < 0).reduce((sum, entry) => sum - entry.amount, 0)
     expect(chargedCredits).toBeGreaterThan(0)

@@ -37,4 +37,4 @@ export const authenticateMcp = (
     }
     if (token.startsWith(OAUTH_PREFIX.access)) return yield* oauthWorkspace(token, resource)
     return yield* authenticate(token).pipe(Effect.mapError((e) => invalid(e.message)))
-  }).pipe(Effect.withSpan("authenticateMcp"))
+  }).pipe(Effect.withSpan("authenticateMcp", { captureStackTrace: false }))
