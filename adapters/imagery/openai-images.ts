@@ -56,6 +56,9 @@ export const OpenAiImagesLive = (config: OpenAiImagesConfig) =>
     Illustrator,
     Effect.map(ProviderKeys, (keys) => Illustrator.of({
       name: "openai",
+      // Each picture takes seconds of the service's time: a video's scenes are asked side by side, a few at
+      // once, well inside the service's per-minute image limits.
+      concurrency: 4,
       illustrate: (request) =>
         Effect.gen(function*() {
           const [w, h] = nearestImageSize(request.width, request.height)

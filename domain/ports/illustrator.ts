@@ -19,6 +19,8 @@ export interface IllustrationRequest {
 /** Draws a picture for a prompt in an art style. */
 export interface IllustratorShape {
   readonly name: string
+  /** How many pictures it draws at once: one that paints here gains from overlapping its encoding; a hosted one waits on the network. */
+  readonly concurrency: number
   readonly illustrate: (request: IllustrationRequest) => Effect.Effect<void, WorkFailed>
 }
 export class Illustrator extends Context.Tag("Illustrator")<Illustrator, IllustratorShape>() {}

@@ -36,7 +36,10 @@ export const writeScenes = (video: VideoRecord, project: GeneratedProject, visua
     return written
   })
 
-/** A picture for every scene that has none yet, saved one by one. */
+/**
+ * A picture for every scene that has none yet, as many at once as the illustrator draws, each saved as
+ * soon as it is drawn (one save at a time, so none overwrites another's).
+ */
 export const drawScenes = (video: VideoRecord, project: GeneratedProject, visuals: IllustratedVisuals, dir: string) =>
   Effect.gen(function*() {
     const style = ART_STYLES.find((s) => s.id === visuals.artStyleId)
@@ -44,21 +47,25 @@ export const drawScenes = (video: VideoRecord, project: GeneratedProject, visual
     const illustrator = yield* Illustrator
     const workspace = yield* workspaceOf(video)
     const videos = yield* VideoStore
+    const saving = yield* Effect.makeSemaphore(1)
     let drawn = visuals
-    for (const [i, scene] of visuals.scenes.entries()) {
-      if (scene.imageFileId !== null) continue
-      const png = `${dir}/scene-${i}.png`
-      yield* illustrator.illustrate({
-        prompt: scene.text,
-        style,
-        seed: project.seed + i,
-        width: video.width ?? 1080,
-        height: video.height ?? 1920,
-        outputPng: png,
-        workspaceId: video.workspaceId
-      })
-      const file = yield* storeFile(workspace, { path: png, name: `scene-${i + 1}.png`, contentType: "image/png" })
-      drawn = { ...drawn, scenes: drawn.scenes.map((s, k) => (k === i ? { ...s, imageFileId: file.id } : s)) }
-      yield* videos.saveProject(video.id, { ...project, visuals: drawn })
-    }
+    const missing = [...visuals.scenes.entries()].filter(([, scene]) => scene.imageFileId === null)
+    yield* Effect.forEach(missing, ([i, scene]) =>
+      Effect.gen(function*() {
+        const png = `${dir}/scene-${i}.png`
+        yield* illustrator.illustrate({
+          prompt: scene.text,
+          style,
+          seed: project.seed + i,
+          width: video.width ?? 1080,
+          height: video.height ?? 1920,
+          outputPng: png,
+          workspaceId: video.workspaceId
+        })
+        const file = yield* storeFile(workspace, { path: png, name: `scene-${i + 1}.png`, contentType: "image/png" })
+        yield* saving.withPermits(1)(Effect.suspend(() => {
+          drawn = { ...drawn, scenes: drawn.scenes.map((s, k) => (k === i ? { ...s, imageFileId: file.id } : s)) }
+          return videos.saveProject(video.id, { ...project, visuals: drawn })
+        }))
+      }), { concurrency: illustrator.concurrency, discard: true })
   })
