@@ -375,3 +375,43 @@ export const checkCameraPaths = (
   }
   return Either.right({ ...framing, paths })
 }
+
+/**
+ * The framing for another shape or mode asked after the video was made, without looking at the source
+ * again: `center` and `fit` are planned afresh; `face` and `split` keep the paths the analysis made (and
+ * any key a person placed), each window re-made around the same points, so it still frames the face it
+ * followed. Switching to `face` or `split` from another mode, or between them, needs that analysis, which
+ * runs when a video is created: a problem naming `reframe.mode`. `asked` and `before` are the settings and
+ * framing now (null: not reframed); `source` is the source's size.
+ */
+export const reshapeFraming = (
+  settings: ReframeSettings,
+  asked: ReframeSettings | null,
+  before: Framing | null,
+  source: Size
+): Either.Either<Framing, EditProblem> => {
+  if (!needsFaces(settings.mode)) return Either.right(planFraming(settings, { ...source, durationSeconds: 0 }, null))
+  if (before === null || asked?.mode !== settings.mode || !needsFaces(before.mode)) {
+    return Either.left({
+      field: "reframe.mode",
+      message: `${settings.mode} framing follows faces found when the video is made, and this video's framing has none to follow: ` +
+        `keep its mode (${asked?.mode ?? "none"}) and change the shape, choose center or fit, or create the video again with this mode.`
+    })
+  }
+  const output = REFRAMED_SIZES[settings.aspectRatio]
+  const crop = before.mode === "split" ? splitCrop(source, output) : cropSize(source, output)
+  // The point a window framed: across its middle, FACE_LEVEL down (where planning put the face).
+  const reframedKey = (key: CameraKey): CameraKey => ({
+    ...key,
+    ...windowOn({ x: key.x + before.crop.width / 2, y: key.y + before.crop.height * FACE_LEVEL }, crop, source)
+  })
+  return Either.right({
+    mode: before.mode,
+    aspectRatio: settings.aspectRatio,
+    sourceWidth: source.width,
+    sourceHeight: source.height,
+    ...output,
+    crop,
+    paths: before.paths.map((path) => path.map(reframedKey))
+  })
+}

@@ -3,7 +3,7 @@
 // change, the centre where no face is found, and two faces apart drawn as a split.
 import { describe, expect, it } from "vitest"
 import { Either } from "effect"
-import { checkCameraPaths, cropSize, DEAD_ZONE, type FaceBox, type FaceSample, type Framing, pinKey, planFraming, REFRAMED_SIZES, type SourceFaces, windowAt } from "../../domain/reframe.ts"
+import { checkCameraPaths, cropSize, DEAD_ZONE, type FaceBox, type FaceSample, type Framing, pinKey, planFraming, REFRAMED_SIZES, reshapeFraming, type SourceFaces, windowAt } from "../../domain/reframe.ts"
 
 const SOURCE = { width: 1920, height: 1080, durationSeconds: 10 }
 const RATE = 30
@@ -173,5 +173,58 @@ describe("keys a person places", () => {
     expect(problem([[{ seconds: 0, x: 0, y: 1 }]])).toBe("framing.paths.0.0.y")
     expect(problem([[{ seconds: 2, x: 0, y: 0 }, { seconds: 2, x: 0, y: 0 }]])).toBe("framing.paths.0.1.seconds")
     expect(problem([[{ seconds: 11, x: 0, y: 0 }]])).toBe("framing.paths.0.0.seconds")
+  })
+})
+
+describe("reshapeFraming: another shape or mode after the video was made", () => {
+  const moving: SourceFaces = { samples: sampled(10, (t) => [faceAt(300 + 120 * t)]), sceneCuts: [4] }
+
+  it("re-makes a face path's windows for the new shape around the same points, keys and cuts kept", () => {
+    const before = planFraming({ aspectRatio: "9:16", mode: "face" }, SOURCE, moving)
+    const after = Either.getOrThrow(reshapeFraming({ aspectRatio: "4:5", mode: "face" }, { aspectRatio: "9:16", mode: "face" }, before, SOURCE))
+    expect(after).toMatchObject({ mode: "face", aspectRatio: "4:5", width: 1080, height: 1350, sourceWidth: 1920, sourceHeight: 1080, crop: { width: 864, height: 1080 } })
+    const [old, now] = [before.paths[0]!, after.paths[0]!]
+    expect(now.map((k) => [k.seconds, k.cut ?? false])).toEqual(old.map((k) => [k.seconds, k.cut ?? false]))
+    // Each window is centred where the old one was, unless the source's edge holds it in.
+    for (const [i, key] of now.entries()) {
+      const centre = old[i]!.x + 304
+      expect(key.x).toBe(Math.round(Math.min(1920 - 864, Math.max(0, centre - 432))))
+    }
+    expect(now.some((k) => k.x > 0 && k.x < 1920 - 864)).toBe(true)
+  })
+
+  it("keeps a split's two windows, each re-made for the new shape", () => {
+    const two: SourceFaces = { samples: sampled(10, () => [faceAt(1450), faceAt(420, 450)]), sceneCuts: [] }
+    const before = planFraming({ aspectRatio: "9:16", mode: "split" }, SOURCE, two)
+    const after = Either.getOrThrow(reshapeFraming({ aspectRatio: "1:1", mode: "split" }, { aspectRatio: "9:16", mode: "split" }, before, SOURCE))
+    expect(after.mode).toBe("split")
+    expect(after.paths).toHaveLength(2)
+    expect(after.crop.width * 540).toBe(after.crop.height * 1080)
+    // Each window stays on its face: centred where the old one was (the left face on top).
+    for (const side of [0, 1]) {
+      expect(after.paths[side]![0]!.x + after.crop.width / 2).toBeCloseTo(before.paths[side]![0]!.x + before.crop.width / 2, -1)
+    }
+    expect(after.paths[0]![0]!.x).toBeLessThan(after.paths[1]![0]!.x)
+  })
+
+  it("plans center and fit afresh from any framing, or none", () => {
+    const face = planFraming({ aspectRatio: "9:16", mode: "face" }, SOURCE, moving)
+    expect(Either.getOrThrow(reshapeFraming({ aspectRatio: "1:1", mode: "center" }, { aspectRatio: "9:16", mode: "face" }, face, SOURCE)))
+      .toEqual(planFraming({ aspectRatio: "1:1", mode: "center" }, SOURCE, null))
+    expect(Either.getOrThrow(reshapeFraming({ aspectRatio: "4:5", mode: "fit" }, null, null, SOURCE)))
+      .toEqual(planFraming({ aspectRatio: "4:5", mode: "fit" }, SOURCE, null))
+  })
+
+  it("refuses face or split where the framing has no faces to follow, naming reframe.mode", () => {
+    const centre = planFraming({ aspectRatio: "9:16", mode: "center" }, SOURCE, null)
+    const face = planFraming({ aspectRatio: "9:16", mode: "face" }, SOURCE, moving)
+    for (const [settings, asked, before] of [
+      [{ aspectRatio: "9:16", mode: "face" }, { aspectRatio: "9:16", mode: "center" }, centre],
+      [{ aspectRatio: "9:16", mode: "split" }, { aspectRatio: "9:16", mode: "face" }, face],
+      [{ aspectRatio: "1:1", mode: "face" }, null, null]
+    ] as const) {
+      const refused = reshapeFraming(settings, asked, before, SOURCE)
+      expect(Either.isLeft(refused) && refused.left.field).toBe("reframe.mode")
+    }
   })
 })

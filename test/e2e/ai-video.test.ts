@@ -91,6 +91,8 @@ describe("AI videos", () => {
     const captions = await call(app.baseUrl, `/v1/videos/${created.body.id}/captions`, { token })
     expect(captions.status).toBe(200)
     expect(JSON.stringify(captions.body)).toContain("sunrise")
+    const reframed = await call(app.baseUrl, `/v1/videos/${created.body.id}/captions`, { token, method: "PATCH", json: { reframe: { aspectRatio: "9:16", mode: "center" } } })
+    expect([reframed.status, reframed.body.error?.details?.field]).toEqual([400, "reframe"])
 
     const exported = await call(app.baseUrl, `/v1/videos/${created.body.id}/render`, { token, json: {} })
     expect(exported.status).toBe(200)

@@ -65,7 +65,7 @@ describe("reelwright CLI", () => {
     expect(unknown.stderr).toContain("workspace:create")
     // A command's --help shows that command's fields and sends nothing (no token needed).
     expect(help.code).toBe(0)
-    expect(help.stdout).toContain("edit-captions --id text [--words text] [--lineStarts text] [--templateId text] [--adjustments text] [--hook text] [--platform text] [--emphasis text] [--emoji text] [--trim text] [--cuts text] [--framing text] [--revision text]")
+    expect(help.stdout).toContain("edit-captions --id text [--words text] [--lineStarts text] [--templateId text] [--adjustments text] [--hook text] [--platform text] [--emphasis text] [--emoji text] [--trim text] [--cuts text] [--reframe text] [--framing text] [--revision text]")
     expect(help.stdout).not.toContain("workspace:create")
   })
 

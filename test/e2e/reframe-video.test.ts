@@ -1,6 +1,7 @@
 // A landscape talk made a vertical short over HTTP: festival speech over a head (from the photos
 // @vladmandic/face-api ships) moving across a 640x360 picture, created with `reframe`, rendered at the
-// shape asked; the framing on the captions resource, the reframing's charge, and the 400s.
+// shape asked; the framing on the captions resource, the reframing's charge, another shape asked later
+// with PATCH, and the 400s.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { execFile } from "node:child_process"
 import { openAsBlob } from "node:fs"
@@ -71,9 +72,34 @@ describe("reframe on caption videos", () => {
     const path = captions.framing.paths[0] as Array<{ seconds: number; x: number }>
     expect(path.at(-1)!.x).toBeGreaterThan(path[0]!.x + 100)
 
+    // Another shape later: the face path re-made for 1:1, the video's size following, rendered at it.
+    const patch = (json: unknown) => call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json })
+    const square = await patch({ reframe: { aspectRatio: "1:1", mode: "face" } })
+    expect(square.status).toBe(200)
+    expect(square.body.reframe).toEqual({ aspectRatio: "1:1", mode: "face" })
+    expect(square.body.framing).toMatchObject({ mode: "face", width: 1080, height: 1080, crop: { width: 360, height: 360 } })
+    expect(square.body.framing.paths[0].map((k: { seconds: number }) => k.seconds)).toEqual(path.map((k) => k.seconds))
+    expect((await call(app.baseUrl, `/v1/videos/${video.id}`, { token })).body).toMatchObject({ width: 1080, height: 1080 })
+    // Split needs two faces the analysis found: this framing follows one.
+    const split = await patch({ reframe: { aspectRatio: "9:16", mode: "split" } })
+    expect(split.status).toBe(400)
+    expect(split.body.error.details.field).toBe("reframe.mode")
+    expect((await call(app.baseUrl, `/v1/videos/${video.id}/render`, { token, json: {} })).status).toBe(200)
+    const rendered = await waitForVideo(app.baseUrl, token, video.id)
+    expect(rendered).toMatchObject({ status: "completed", export: { status: "completed" } })
+    const squareMp4 = join(dir, "square.mp4")
+    await writeFile(squareMp4, Buffer.from(await (await fetch(rendered.videoUrl)).arrayBuffer()))
+    expect(await probeVideo(squareMp4)).toMatchObject({ width: 1080, height: 1080 })
+    // Back to the source's own frame.
+    const unframed = await patch({ reframe: null })
+    expect(unframed.status).toBe(200)
+    expect([unframed.body.reframe, unframed.body.framing]).toEqual([null, null])
+    expect((await call(app.baseUrl, `/v1/videos/${video.id}`, { token })).body).toMatchObject({ width: 640, height: 360 })
+
+    // The looking was charged once: re-shaping looks at nothing.
     const logs = (await call(app.baseUrl, `/v1/credit-logs?videoId=${video.id}`, { token })).body.data as Array<{ operation: string; amount: number }>
     expect(logs.filter((l) => l.operation === "reframing").map((l) => l.amount)).toEqual([-REFRAME_CREDITS_PER_MINUTE])
-  }, 180_000)
+  }, 240_000)
 
   it("charges nothing to reframe to the centre, and keeps the shape asked", async () => {
     const { token } = await app.createWorkspace()

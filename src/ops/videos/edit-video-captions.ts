@@ -21,7 +21,7 @@ import { Transactor } from "../../../domain/ports/transactor.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { Platform } from "../../../domain/safe-zones.ts"
 import { checkCuts, Cut, cutSeconds, planCuts, TrimSettings } from "../../../domain/trim.ts"
-import { CameraKey, checkCameraPaths, MAX_CAMERA_KEYS } from "../../../domain/reframe.ts"
+import { CameraKey, checkCameraPaths, MAX_CAMERA_KEYS, ReframeSettings, reshapeFraming } from "../../../domain/reframe.ts"
 import { editRefusal, VideoId } from "../../../domain/video.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { nowIso } from "../../kernel/now.ts"
@@ -40,7 +40,7 @@ export const editVideoCaptions = operation({
   name: "editVideoCaptions",
   summary: "Edit a video's captions and style",
   description:
-    "Changes what the next render burns in, as the web editor does. `words` replaces the word list whole (fix a word's text, start or end; leave a word out to delete it; a word whose text holds spaces becomes that many words). Words whose text is new (retyped) are timed again by aligning them to the source's audio between the words around them; where that fails they keep the times sent (a split word shares its time by length). `lineStarts` sets where lines break (null: automatic). `templateId` swaps the template; `adjustments` replaces the style adjustments over it whole (`{}` clears them), e.g. `{\"position\": \"top\", \"marginRatio\": 0.15}` moves the block. `hook` sets the title over the first seconds (null removes it); `platform` keeps captions and hook out of that app's overlays. A word's `emoji` is drawn in colour beside its line; `emoji` and `emphasis` choose them afresh (`auto`) or clear them (`off`). `trim` cuts pauses and filler words afresh; `cuts` replaces the spans left out (leave one out to restore it), and the video's `duration` follows. `framing.paths` replaces a reframed video's window paths (keys moved or added where a window should be at a time). Fields left out stay as they are; when `words` changes the number of words and `lineStarts` is left out, lines go back to automatic. Send `revision` (from the last answer) to have the edit refused with 409 if another edit was saved since. 409 while the video is being generated or exported, or after its media were deleted. An mp4 already rendered stays as it was until the video is rendered again. No webhook event is sent.",
+    "Changes what the next render burns in, as the web editor does. `words` replaces the word list whole (fix a word's text, start or end; leave a word out to delete it; a word whose text holds spaces becomes that many words). Words whose text is new (retyped) are timed again by aligning them to the source's audio between the words around them; where that fails they keep the times sent (a split word shares its time by length). `lineStarts` sets where lines break (null: automatic). `templateId` swaps the template; `adjustments` replaces the style adjustments over it whole (`{}` clears them), e.g. `{\"position\": \"top\", \"marginRatio\": 0.15}` moves the block. `hook` sets the title over the first seconds (null removes it); `platform` keeps captions and hook out of that app's overlays. A word's `emoji` is drawn in colour beside its line; `emoji` and `emphasis` choose them afresh (`auto`) or clear them (`off`). `trim` cuts pauses and filler words afresh; `cuts` replaces the spans left out (leave one out to restore it), and the video's `duration` follows. `reframe` asks another output shape or mode (the video's `width` and `height` follow); `framing.paths` replaces a reframed video's window paths (keys moved or added where a window should be at a time). Fields left out stay as they are; when `words` changes the number of words and `lineStarts` is left out, lines go back to automatic. Send `revision` (from the last answer) to have the edit refused with 409 if another edit was saved since. 409 while the video is being generated or exported, or after its media were deleted. An mp4 already rendered stays as it was until the video is rendered again. No webhook event is sent.",
   path: Schema.Struct({ id: VideoId }),
   payload: Schema.Struct({
     words: Schema.optional(Schema.Array(TimedWord).pipe(Schema.maxItems(MAX_WORDS))).annotations({
@@ -67,6 +67,10 @@ export const editVideoCaptions = operation({
     cuts: Schema.optional(Schema.Array(Cut).pipe(Schema.maxItems(MAX_WORDS))).annotations({
       description: "The spans of the source to leave out, replacing the stored ones: send them without one to restore it. Taken after `trim`."
     }),
+    reframe: Schema.optional(Schema.NullOr(ReframeSettings)).annotations({
+      description:
+        "A caption video's output shape and mode, asked again (null: the source's own frame). `center` and `fit` are planned afresh; `face` and `split` keep the windows' paths the face analysis made, each re-made around the same points for the new shape, so a `face` video can become 1:1 or 4:5 without being analysed again; switching to `face` or `split` from another mode needs that analysis, which runs at create (a 400 naming `reframe.mode`). The video's `width` and `height` follow. Free: nothing is looked at again."
+    }),
     framing: Schema.optional(Schema.Struct({
       paths: Schema.Array(Schema.Array(CameraKey).pipe(Schema.maxItems(MAX_CAMERA_KEYS))).pipe(Schema.maxItems(2)).annotations({
         description: "One path per window, in the framing's order (as the captions resource lists them)."
@@ -86,7 +90,7 @@ export const editVideoCaptions = operation({
   tool: "edit_captions",
   cli: "edit-captions",
   idempotent: false,
-  handle: ({ adjustments, cuts, emoji, emphasis, framing, hook, id, lineStarts, platform, revision, templateId, trim, words }) =>
+  handle: ({ adjustments, cuts, emoji, emphasis, framing, hook, id, lineStarts, platform, reframe, revision, templateId, trim, words }) =>
     Effect.gen(function*() {
       const workspace = yield* CurrentWorkspace
       const videos = yield* VideoStore
@@ -130,16 +134,34 @@ export const editVideoCaptions = operation({
           : trim !== undefined
           ? (trim === null ? [] : planCuts(split.words, duration, trim))
           : edits.cuts
-        if (framing !== undefined && edits.framing === null) {
+        if (reframe !== undefined && video.kind !== "caption") {
+          return yield* refuse({ field: "reframe", message: "Only a caption video is reframed: a generated video is made in its shape." })
+        }
+        // The source's size: the framing's, or the video's own while it is not reframed.
+        const source = edits.framing !== null
+          ? { width: edits.framing.sourceWidth, height: edits.framing.sourceHeight }
+          : { width: video.width ?? 0, height: video.height ?? 0 }
+        // The same settings again keep the framing as it is, keys a person placed included.
+        const unchanged = reframe === undefined || (reframe === null
+          ? edits.reframe === null
+          : reframe.aspectRatio === edits.reframe?.aspectRatio && reframe.mode === edits.reframe.mode)
+        const reshaped = unchanged
+          ? edits.framing
+          : reframe === null
+          ? null
+          : yield* Either.mapLeft(reshapeFraming(reframe, edits.reframe, edits.framing, source), refuse)
+        if (framing !== undefined && reshaped === null) {
           return yield* refuse({ field: "framing", message: "The video is not reframed (or its framing is not planned yet): there are no windows to move." })
         }
-        const nextFraming = framing === undefined || edits.framing === null
-          ? edits.framing
-          : yield* Either.mapLeft(checkCameraPaths(edits.framing, framing.paths, video.durationSeconds ?? 0), refuse)
+        const nextFraming = framing === undefined || reshaped === null
+          ? reshaped
+          : yield* Either.mapLeft(checkCameraPaths(reshaped, framing.paths, video.durationSeconds ?? 0), refuse)
         if (templateId !== undefined && templateId !== video.templateId) yield* requireTemplate(workspace.id, templateId)
         const cut = cutSeconds(nextCuts)
-        if ((templateId !== undefined && templateId !== video.templateId) || cut !== video.cutSeconds) {
-          yield* videos.update({ ...video, templateId: templateId ?? video.templateId, cutSeconds: cut, updatedAt: yield* nowIso })
+        // The video's size is its output's: the framing's, or the source's when it is not reframed.
+        const size = nextFraming === null ? source : { width: nextFraming.width, height: nextFraming.height }
+        if ((templateId !== undefined && templateId !== video.templateId) || cut !== video.cutSeconds || size.width !== video.width || size.height !== video.height) {
+          yield* videos.update({ ...video, templateId: templateId ?? video.templateId, cutSeconds: cut, ...size, updatedAt: yield* nowIso })
         }
         const next: CaptionEdits = {
           revision: edits.revision + 1,
@@ -151,7 +173,7 @@ export const editVideoCaptions = operation({
           emoji: emoji ?? edits.emoji,
           trim: trimming,
           cuts: nextCuts,
-          reframe: edits.reframe,
+          reframe: reframe === undefined ? edits.reframe : reframe,
           framing: nextFraming
         }
         // A retimed word keeps the emphasis and emoji it was sent with.
