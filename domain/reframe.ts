@@ -48,6 +48,8 @@ export interface FaceBox {
   readonly width: number
   readonly height: number
   readonly score: number
+  /** The gap between the inner lips, as a share of the face's height: measured where several faces share the picture. */
+  readonly mouth?: number
 }
 
 export interface FaceSample {
@@ -143,8 +145,63 @@ type Chooser = (faces: ReadonlyArray<FaceBox>, previous: { readonly x: number; r
 /** How much a face counts: its size, by how sure the detector is of it (patterns that look like a face score low). */
 const weight = (face: FaceBox) => area(face) * face.score
 
-/** The weightiest face, unless the one followed before is still there and weighs at least half as much: no flicking between two. */
+/** Seconds either side of a sample over which a face's mouth is watched: a speaker's opens and closes within it. */
+const TALK_WINDOW_SECONDS = 2
+/** A mouth whose opening varies less than this (its standard deviation, as a share of the face's height) is still. */
+const TALKING_MIN = 0.006
+/** The speaker's mouth moves at least this many times as much as any other face's. */
+const TALKING_LEAD = 2
+
+/** A face with how much its mouth moved around its sample: 0 where mouths were not measured. */
+type Seen = FaceBox & { readonly talking?: number }
+
+const deviation = (values: ReadonlyArray<number>): number => {
+  const mean = values.reduce((a, b) => a + b, 0) / values.length
+  return Math.sqrt(values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / values.length)
+}
+
+/**
+ * Each measured face with how much its mouth moved: the spread of the mouth's opening over the samples
+ * within TALK_WINDOW_SECONDS, taking on each the face nearest this one (within its width) as the same person.
+ */
+const withTalking = (samples: ReadonlyArray<FaceSample>): ReadonlyArray<{ readonly seconds: number; readonly faces: ReadonlyArray<Seen> }> =>
+  samples.map((sample, i) => ({
+    ...sample,
+    faces: sample.faces.map((face): Seen => {
+      if (face.mouth === undefined) return face
+      const at = centreOf(face)
+      const mouths: Array<number> = []
+      for (let j = i; j >= 0 && samples[j]!.seconds >= sample.seconds - TALK_WINDOW_SECONDS; j--) mouths.push(...sameFace(samples[j]!, at, face.width))
+      for (let j = i + 1; j < samples.length && samples[j]!.seconds <= sample.seconds + TALK_WINDOW_SECONDS; j++) mouths.push(...sameFace(samples[j]!, at, face.width))
+      return { ...face, talking: mouths.length < 3 ? 0 : deviation(mouths) }
+    })
+  }))
+
+/** The mouth of the face on `sample` nearest `at` (within `reach`), if measured. */
+const sameFace = (sample: FaceSample, at: { readonly x: number; readonly y: number }, reach: number): ReadonlyArray<number> => {
+  const near = sample.faces.reduce<FaceBox | null>((best, f) => {
+    const d = Math.hypot(centreOf(f).x - at.x, centreOf(f).y - at.y)
+    return d <= reach && (best === null || d < Math.hypot(centreOf(best).x - at.x, centreOf(best).y - at.y)) ? f : best
+  }, null)
+  return near?.mouth === undefined ? [] : [near.mouth]
+}
+
+/** The face whose mouth clearly moves more than every other's, where several share the picture. */
+const speaking = (faces: ReadonlyArray<Seen>): Seen | null => {
+  const [first, second] = [...faces].sort((a, b) => (b.talking ?? 0) - (a.talking ?? 0))
+  if (first === undefined || second === undefined) return null
+  const [most, next] = [first.talking ?? 0, second.talking ?? 0]
+  return most >= TALKING_MIN && most >= TALKING_LEAD * next ? first : null
+}
+
+/**
+ * The one speaking, where several faces share the picture and one's mouth clearly moves most; otherwise the
+ * weightiest face, unless the one followed before is still there and weighs at least half as much: no
+ * flicking between two.
+ */
 const speakerFace: Chooser = (faces, previous) => {
+  const speaker = speaking(faces)
+  if (speaker !== null) return centreOf(speaker)
   const heaviest = faces.reduce<FaceBox | null>((best, f) => (best === null || weight(f) > weight(best) ? f : best), null)
   if (heaviest === null) return null
   if (previous === null) return centreOf(heaviest)
@@ -272,7 +329,8 @@ export const planFraming = (
     }
   }
   if (settings.mode === "center") return { ...base, mode: "center", crop: single, paths: [fixed(single, middle)] }
-  return { ...base, mode: "face", crop: single, paths: [trackPath(found, source.durationSeconds, single, source, speakerFace, middle)] }
+  const watched = { ...found, samples: withTalking(found.samples) }
+  return { ...base, mode: "face", crop: single, paths: [trackPath(watched, source.durationSeconds, single, source, speakerFace, middle)] }
 }
 
 /**

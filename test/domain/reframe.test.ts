@@ -85,6 +85,32 @@ describe("planFraming in face mode", () => {
     expect(Math.abs(xs.at(-1)! - centreX(speaker(9)))).toBeLessThan(608 * DEAD_ZONE + 1)
   })
 
+  it("follows the one speaking of two faces, told by the mouth that opens and closes, not the larger face", () => {
+    // A (left, smaller) speaks for the first 10 s, B (right, larger) for the next 10: the speaker's mouth
+    // opens and shuts from sample to sample, the listener's stays nearly shut.
+    const talking = (t: number, i: number) => (i % 2 === 0 ? 0.02 : 0.07) + 0.003 * Math.sin(t)
+    const still = (t: number) => 0.015 + 0.002 * Math.sin(t * 3)
+    const faces: SourceFaces = {
+      samples: sampled(20, (t) => {
+        const i = Math.floor(t)
+        return [
+          { ...faceAt(450, 500, 260), mouth: t < 10 ? talking(t, i) : still(t) },
+          { ...faceAt(1450, 500, 340), mouth: t < 10 ? still(t) : talking(t, i) }
+        ]
+      }),
+      sceneCuts: []
+    }
+    const framing = planFraming({ aspectRatio: "9:16", mode: "face" }, { ...SOURCE, durationSeconds: 20 }, faces)
+    const frames = framesOf(framing, 0, 20)
+    const centreAt = (seconds: number) => frames[Math.round(seconds * RATE)]!.x + framing.crop.width / 2
+    for (const t of [1, 4, 7]) expect(Math.abs(centreAt(t) - 450)).toBeLessThan(framing.crop.width * DEAD_ZONE + 1)
+    for (const t of [15, 17, 19]) expect(Math.abs(centreAt(t) - 1450)).toBeLessThan(framing.crop.width * DEAD_ZONE + 1)
+    // Without mouths measured, the larger face is followed throughout.
+    const unmeasured = { ...faces, samples: faces.samples.map((s) => ({ ...s, faces: s.faces.map(({ mouth: _, ...f }) => f) })) }
+    const heaviest = framesOf(planFraming({ aspectRatio: "9:16", mode: "face" }, { ...SOURCE, durationSeconds: 20 }, unmeasured), 0, 20)
+    expect(Math.abs(heaviest[4 * RATE]!.x + framing.crop.width / 2 - 1450)).toBeLessThan(framing.crop.width * DEAD_ZONE + 1)
+  })
+
   it("moves the window down to a face in a tall source made wide", () => {
     const tall = { width: 1080, height: 1920, durationSeconds: 4 }
     const framing = planFraming({ aspectRatio: "16:9", mode: "face" }, tall, { samples: sampled(4, () => [faceAt(540, 1400)]), sceneCuts: [] })
