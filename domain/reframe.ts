@@ -1,8 +1,8 @@
 // Reframing a video to another aspect ratio: the crop window's size, and the camera path that moves it
 // through the source. In `face` mode the path follows the speaker's face (found offline on sampled
-// frames): it holds still while the face stays inside a dead zone, eases to where the face will be when
-// it leaves it, cuts instead of panning at a scene change, and sits in the centre in a scene without a
-// face. `split` stacks two windows, each following one of two faces far apart (an interview); `center`
+// frames; of several, the one whose mouth moves): it holds still while the face stays inside a dead zone,
+// eases to where the face will be when it leaves it, cuts instead of panning at a scene change or a turn
+// to another speaker, and sits in the centre in a scene without a face. `split` stacks two windows, each following one of two faces far apart (an interview); `center`
 // holds one window in the middle; `fit` crops nothing and letterboxes over a blurred copy.
 import { Either, Schema } from "effect"
 import type { EditProblem } from "./caption-edits.ts"
@@ -271,8 +271,11 @@ const trackPath = (
     let followed: { x: number; y: number } | null = null
     const targets = steadied(samples.map((sample) => {
       const chosen = choose(sample.faces, followed)
+      // Another of several faces, too far from the one followed for it to have moved there: a turn to
+      // another speaker, which cuts as a scene change does.
+      const turn = chosen !== null && followed !== null && sample.faces.length > 1 && Math.abs(chosen.x - followed.x) > crop.width / 2
       if (chosen !== null) followed = chosen
-      return { seconds: sample.seconds, window: chosen === null ? null : windowOn(chosen, crop, source) }
+      return { seconds: sample.seconds, window: chosen === null ? null : windowOn(chosen, crop, source), turn }
     }))
     const first = targets.find((t) => t.window !== null)?.window ?? windowOn(fallback, crop, source)
     keys.push({ seconds: scene.start, ...first, ...(s > 0 ? { cut: true } : {}) })
@@ -281,6 +284,12 @@ const trackPath = (
     targets.forEach((target, i) => {
       if (target.window === null || target.seconds < busyUntil) return
       if (Math.abs(target.window.x - at.x) <= dead.x && Math.abs(target.window.y - at.y) <= dead.y) return
+      if (target.turn) {
+        const last = keys.at(-1)!
+        keys.push(last.seconds < target.seconds ? { seconds: target.seconds, ...target.window, cut: true } : { ...keys.pop()!, ...target.window })
+        at = target.window
+        return
+      }
       const start = Math.max(busyUntil, targets[i - 1]?.seconds ?? scene.start)
       const distance = Math.max(Math.abs(target.window.x - at.x) / crop.width, Math.abs(target.window.y - at.y) / crop.height)
       const needed = Math.max(MIN_MOVE_SECONDS, distance / WINDOWS_PER_SECOND)

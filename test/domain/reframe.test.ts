@@ -85,7 +85,7 @@ describe("planFraming in face mode", () => {
     expect(Math.abs(xs.at(-1)! - centreX(speaker(9)))).toBeLessThan(608 * DEAD_ZONE + 1)
   })
 
-  it("follows the one speaking of two faces, told by the mouth that opens and closes, not the larger face", () => {
+  it("follows the one speaking of two faces, told by the mouth that opens and closes, not the larger face, and cuts at a turn", () => {
     // A (left, smaller) speaks for the first 10 s, B (right, larger) for the next 10: the speaker's mouth
     // opens and shuts from sample to sample, the listener's stays nearly shut.
     const talking = (t: number, i: number) => (i % 2 === 0 ? 0.02 : 0.07) + 0.003 * Math.sin(t)
@@ -104,7 +104,13 @@ describe("planFraming in face mode", () => {
     const frames = framesOf(framing, 0, 20)
     const centreAt = (seconds: number) => frames[Math.round(seconds * RATE)]!.x + framing.crop.width / 2
     for (const t of [1, 4, 7]) expect(Math.abs(centreAt(t) - 450)).toBeLessThan(framing.crop.width * DEAD_ZONE + 1)
-    for (const t of [15, 17, 19]) expect(Math.abs(centreAt(t) - 1450)).toBeLessThan(framing.crop.width * DEAD_ZONE + 1)
+    // The turn is a cut: the window is on one of the two at every moment, never panning between them.
+    expect(framing.paths[0]!.filter((k) => k.cut === true).map((k) => k.seconds)).toHaveLength(1)
+    for (const [f, w] of frames.entries()) {
+      const centre = w.x + framing.crop.width / 2
+      expect(Math.min(Math.abs(centre - 450), Math.abs(centre - 1450)), `frame ${f}`).toBeLessThan(framing.crop.width * DEAD_ZONE + 1)
+    }
+    for (const t of [13, 15, 17, 19]) expect(Math.abs(centreAt(t) - 1450)).toBeLessThan(framing.crop.width * DEAD_ZONE + 1)
     // Without mouths measured, the larger face is followed throughout.
     const unmeasured = { ...faces, samples: faces.samples.map((s) => ({ ...s, faces: s.faces.map(({ mouth: _, ...f }) => f) })) }
     const heaviest = framesOf(planFraming({ aspectRatio: "9:16", mode: "face" }, { ...SOURCE, durationSeconds: 20 }, unmeasured), 0, 20)
