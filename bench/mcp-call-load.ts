@@ -1,6 +1,6 @@
 // What answering through MCP costs over plain HTTP: the same read (the art styles) as
 //   http: GET /v1/art-styles
-//   mcp:  POST /mcp, a bare tools/call list_art_styles (stateless: a new SDK server and transport per request)
+//   mcp:  POST /mcp, a bare tools/call list_art_styles (stateless, no initialize), answered by the MCP lane
 // on one service process (embedded defaults, role api), 20 connections for 5 s each after a warm-up.
 // The ratio mcp/http says how much of the HTTP throughput the MCP surface keeps.
 import { type Figure, isEntryPoint, report } from "./figures.ts"

@@ -2,7 +2,7 @@
 // middleware stack, each still by the operation or server the stack would reach, with the same checks,
 // span, access line, metrics, request id and rate budget. The listener offers each request to the lanes
 // first (node-listener.ts); whatever they decline goes to the stack. See docs/architecture.md, "Lanes".
-import { Context } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 
 /**
@@ -16,3 +16,13 @@ export type Lane = (request: IncomingMessage, response: ServerResponse, pass: ()
  * so until then every request goes to the API.
  */
 export class LaneSlot extends Context.Tag("http/LaneSlot")<LaneSlot, { read: Lane | undefined; mcp: Lane | undefined }>() {}
+
+/** Puts a lane in its place in the listener's slot while the API is served. */
+export const servedLane = <E, R>(place: "read" | "mcp", make: Effect.Effect<Lane, E, R>) =>
+  Layer.scopedDiscard(
+    Effect.gen(function*() {
+      const slot = yield* LaneSlot
+      slot[place] = yield* make
+      yield* Effect.addFinalizer(() => Effect.sync(() => slot[place] = undefined))
+    })
+  )

@@ -8,7 +8,7 @@
 // Why: the stack (router, security middleware, path decoding, response encoding, guards) cost more CPU
 // than the read itself, about half of a polled GET's; see docs/architecture.md, "The read lane".
 import { HttpApiBuilder, Headers, HttpServerRequest } from "@effect/platform"
-import { Clock, Effect, Either, Exit, Layer, Option, type ParseResult, Runtime, Schema } from "effect"
+import { Clock, Effect, Either, Exit, Option, type ParseResult, Runtime, Schema } from "effect"
 import type { IncomingMessage } from "node:http"
 import { type CatalogueServices, workspaceOperations } from "../../src/catalogue.ts"
 import { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
@@ -17,7 +17,7 @@ import { sha256Hex } from "../../src/kernel/secrets.ts"
 import { authenticate } from "../../src/ops/workspaces/parts/authenticate.ts"
 import { bearerToken } from "../mcp/mcp-route.ts"
 import { httpPayload } from "./api.ts"
-import { type Lane, LaneSlot } from "./lanes.ts"
+import { type Lane, servedLane } from "./lanes.ts"
 import { asServerRequest, recordAnswer, requestIdOf, routeOf, TrustProxyRequestId } from "./request-log.ts"
 import { budgetHeaders } from "./rate-limit-guard.ts"
 import { TokenRateLimits } from "./token-rate-limits.ts"
@@ -145,10 +145,4 @@ const makeLane = Effect.gen(function*() {
 })
 
 /** Puts the lane in the listener's slot while the API is served. */
-export const ReadLaneLive = Layer.scopedDiscard(
-  Effect.gen(function*() {
-    const slot = yield* LaneSlot
-    slot.read = yield* makeLane
-    yield* Effect.addFinalizer(() => Effect.sync(() => slot.read = undefined))
-  })
-)
+export const ReadLaneLive = servedLane("read", makeLane)

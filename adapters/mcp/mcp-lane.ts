@@ -9,13 +9,13 @@
 // Why: the stack cost more CPU than the tool call; see docs/architecture.md, "Lanes".
 import { Headers, HttpServerResponse } from "@effect/platform"
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js"
-import { Cause, Clock, Effect, Layer, Runtime } from "effect"
+import { Cause, Clock, Effect, Runtime } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { OAuthStore } from "../../domain/ports/oauth-store.ts"
 import type { CatalogueServices } from "../../src/catalogue.ts"
 import { sha256Hex } from "../../src/kernel/secrets.ts"
 import { answerDefect } from "../http/failure-answer.ts"
-import { type Lane, LaneSlot } from "../http/lanes.ts"
+import { type Lane, servedLane } from "../http/lanes.ts"
 import { budgetHeaders, MCP_PATH, overBudget } from "../http/rate-limit-guard.ts"
 import { readAll } from "../http/request-body.ts"
 import { RequestLimits } from "../http/request-limits.ts"
@@ -94,10 +94,4 @@ const makeLane = Effect.gen(function*() {
 })
 
 /** Puts the lane in the listener's slot while the API is served. */
-export const McpLaneLive = Layer.scopedDiscard(
-  Effect.gen(function*() {
-    const slot = yield* LaneSlot
-    slot.mcp = yield* makeLane
-    yield* Effect.addFinalizer(() => Effect.sync(() => slot.mcp = undefined))
-  })
-)
+export const McpLaneLive = servedLane("mcp", makeLane)

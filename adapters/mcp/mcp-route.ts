@@ -2,7 +2,8 @@
 // process answers every request in plain JSON (mcp-exchange.ts), so a bare tools/call without
 // initialize works and any API process can serve any request. The route guards itself (HttpApi middleware
 // does not cover it): Host and Origin first (DNS rebinding), then the bearer token (an API token,
-// or an OAuth access token issued for this resource).
+// or an OAuth access token issued for this resource). A tool call with a JSON body usually arrives by the
+// MCP lane (mcp-lane.ts), which hands it to the same server through `answerMcp` without the middleware stack.
 import { type Headers, HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
@@ -87,26 +88,26 @@ export class McpServer extends Context.Tag("mcp/McpServer")<McpServer, ExchangeT
   static readonly Live = Layer.sync(McpServer, mcpServer)
 }
 
-/** One JSON-RPC exchange for an authenticated workspace. */
-const answer = <E, R>(transport: ExchangeTransport<Caller>, body: Effect.Effect<string, E, R>, headers: Headers.Headers, workspace: Workspace) =>
-  Effect.gen(function*() {
-    const runtime = yield* Effect.runtime<CatalogueServices>()
-    // Read under the body cap before anything parses it.
-    const text = yield* body
-    const answered = yield* Effect.async<ExchangeAnswer>((resume, abandon) => {
-      transport.post(headers, text, { workspace, runtime }, abandon).then((a) => resume(Effect.succeed(a)), (e) => resume(Effect.die(e)))
-    })
-    return answered.body === null
-      ? HttpServerResponse.empty({ status: answered.status })
-      : HttpServerResponse.unsafeJson(answered.body, { status: answered.status })
-  })
-
 /** What /mcp reads of a request: its method, its headers, and its body, read under the caps when asked for. */
 export interface McpRequest<E, R> {
   readonly method: string
   readonly headers: Headers.Headers
   readonly body: Effect.Effect<string, E, R>
 }
+
+/** One JSON-RPC exchange for an authenticated workspace. */
+const answer = <E, R>(transport: ExchangeTransport<Caller>, request: McpRequest<E, R>, workspace: Workspace) =>
+  Effect.gen(function*() {
+    const runtime = yield* Effect.runtime<CatalogueServices>()
+    // Read under the body cap before anything parses it.
+    const text = yield* request.body
+    const answered = yield* Effect.async<ExchangeAnswer>((resume, abandon) => {
+      transport.post(request.headers, text, { workspace, runtime }, abandon).then((a) => resume(Effect.succeed(a)), (e) => resume(Effect.die(e)))
+    })
+    return answered.body === null
+      ? HttpServerResponse.empty({ status: answered.status })
+      : HttpServerResponse.unsafeJson(answered.body, { status: answered.status })
+  })
 
 /** The answer to a request at /mcp, past the rate budget and the body's cap: the route's and the lane's. */
 export const answerMcp = <E, R>(transport: ExchangeTransport<Caller>, request: McpRequest<E, R>) =>
@@ -120,7 +121,7 @@ export const answerMcp = <E, R>(transport: ExchangeTransport<Caller>, request: M
     }
     // Stateless: no SSE stream to open with GET, no session to end with DELETE.
     if (request.method !== "POST") return refusal(405, "Method not allowed: this server is stateless; send JSON-RPC with POST.", { allow: "POST" })
-    return yield* answer(transport, request.body, request.headers, authenticated.right)
+    return yield* answer(transport, request, authenticated.right)
   }).pipe(Effect.withSpan("serveMcp", { captureStackTrace: false }))
 
 export const McpRoute = HttpApiBuilder.Router.use((router) =>

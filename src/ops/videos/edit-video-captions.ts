@@ -158,9 +158,9 @@ export const editVideoCaptions = operation({
           : yield* Either.mapLeft(checkCameraPaths(reshaped, framing.paths, video.durationSeconds ?? 0), refuse)
         if (templateId !== undefined && templateId !== video.templateId) yield* requireTemplate(workspace.id, templateId)
         const cut = cutSeconds(nextCuts)
-        // The video's size is its output's: the framing's, or the source's when it is not reframed.
-        const size = nextFraming === null ? source : { width: nextFraming.width, height: nextFraming.height }
-        if ((templateId !== undefined && templateId !== video.templateId) || cut !== video.cutSeconds || size.width !== video.width || size.height !== video.height) {
+        // The video's size is its output's: the new framing's, or the source's when it is no longer reframed.
+        const size = unchanged ? {} : nextFraming === null ? source : { width: nextFraming.width, height: nextFraming.height }
+        if ((templateId !== undefined && templateId !== video.templateId) || cut !== video.cutSeconds || !unchanged) {
           yield* videos.update({ ...video, templateId: templateId ?? video.templateId, cutSeconds: cut, ...size, updatedAt: yield* nowIso })
         }
         const next: CaptionEdits = {
