@@ -461,8 +461,10 @@ export const reshapeFraming = (
   if (before === null || asked?.mode !== settings.mode || !needsFaces(before.mode)) {
     return Either.left({
       field: "reframe.mode",
-      message: `${settings.mode} framing follows faces found when the video is made, and this video's framing has none to follow: ` +
-        `keep its mode (${asked?.mode ?? "none"}) and change the shape, choose center or fit, or create the video again with this mode.`
+      message: `${settings.mode} framing follows the faces found when a video is created with it, and this one was made ` +
+        (asked !== null && needsFaces(asked.mode)
+          ? `${asked.mode}: keep ${asked.mode} with another shape, or choose center or fit.`
+          : `${asked?.mode ?? "without reframe"}: choose center or fit, or create the video again with ${settings.mode}.`)
     })
   }
   const output = REFRAMED_SIZES[settings.aspectRatio]

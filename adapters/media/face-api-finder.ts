@@ -161,7 +161,12 @@ const findFaces = (search: FaceSearch, scenes: string) =>
       // picture around them stays: measured on every sample, on the faces kept as on those found.
       const shown = (kept ?? last)?.faces.length ?? 0
       const found = kept !== undefined && shown < 2 ? kept.faces : yield* Effect.tryPromise({
-        try: () => kept !== undefined ? faces.measure(rgb, size.width, size.height, kept.faces) : faces.detect(rgb, size.width, size.height, shown > 1),
+        try: async () => {
+          if (kept !== undefined) return faces.measure(rgb, size.width, size.height, kept.faces)
+          const detected = await faces.detect(rgb, size.width, size.height, shown > 1)
+          // Several faces where the last look found fewer: their mouths are measured on this frame too.
+          return shown < 2 && detected.length > 1 ? faces.measure(rgb, size.width, size.height, detected) : detected
+        },
         catch: (e) => new WorkFailed({ message: `Face detection failed on a frame: ${e instanceof Error ? e.message : String(e)}` })
       })
       if (kept === undefined) last = { rgb, faces: found, seconds }
