@@ -179,10 +179,8 @@ const withTalking = (samples: ReadonlyArray<FaceSample>): ReadonlyArray<{ readon
 
 /** The mouth of the face on `sample` nearest `at` (within `reach`), if measured. */
 const sameFace = (sample: FaceSample, at: { readonly x: number; readonly y: number }, reach: number): ReadonlyArray<number> => {
-  const near = sample.faces.reduce<FaceBox | null>((best, f) => {
-    const d = Math.hypot(centreOf(f).x - at.x, centreOf(f).y - at.y)
-    return d <= reach && (best === null || d < Math.hypot(centreOf(best).x - at.x, centreOf(best).y - at.y)) ? f : best
-  }, null)
+  const distance = (f: FaceBox) => Math.hypot(centreOf(f).x - at.x, centreOf(f).y - at.y)
+  const [near] = sample.faces.filter((f) => distance(f) <= reach).sort((a, b) => distance(a) - distance(b))
   return near?.mouth === undefined ? [] : [near.mouth]
 }
 

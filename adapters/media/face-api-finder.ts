@@ -159,7 +159,7 @@ const findFaces = (search: FaceSearch, scenes: string) =>
       const kept = last !== undefined && seconds - last.seconds < REDETECT_SECONDS && stillAround(last, rgb, size.width, size.height) ? last : undefined
       // Where the picture shows two faces or more, who speaks is told by their mouths, which move while the
       // picture around them stays: measured on every sample, on the faces kept as on those found.
-      const shown = (kept ?? last)?.faces.length ?? 0
+      const shown = last?.faces.length ?? 0
       const found = kept !== undefined && shown < 2 ? kept.faces : yield* Effect.tryPromise({
         try: async () => {
           if (kept !== undefined) return faces.measure(rgb, size.width, size.height, kept.faces)

@@ -30,7 +30,7 @@ const load = async () => {
 load().then(
   ({ tf, faceapi, options }) => {
     // The inner lips' three pairs of points, upper and lower (62-66 is the middle).
-    const gap = (points, box) => [[61, 67], [62, 66], [63, 65]].reduce((sum, [a, b]) => sum + Math.hypot(points[a].x - points[b].x, points[a].y - points[b].y), 0) / 3 / box.height
+    const gap = (points, faceHeight) => [[61, 67], [62, 66], [63, 65]].reduce((sum, [a, b]) => sum + Math.hypot(points[a].x - points[b].x, points[a].y - points[b].y), 0) / 3 / faceHeight
     const boxOf = (d, extra) => ({ x: d.box.x, y: d.box.y, width: d.box.width, height: d.box.height, score: d.score, ...extra })
     const measured = async (tensor, faces) => {
       const crops = await faceapi.extractFaceTensors(tensor, faces.map((f) => new faceapi.Rect(f.x, f.y, f.width, f.height)))
@@ -38,7 +38,7 @@ load().then(
         const marks = await faceapi.nets.faceLandmark68TinyNet.detectLandmarks(crops)
         const each = Array.isArray(marks) ? marks : [marks]
         // Landmarks of a crop are in its pixels: the crop is the face's box.
-        return faces.map((f, i) => ({ ...f, mouth: gap(each[i].positions, { height: each[i].imageHeight }) }))
+        return faces.map((f, i) => ({ ...f, mouth: gap(each[i].positions, each[i].imageHeight) }))
       } finally {
         for (const crop of crops) crop.dispose()
       }
@@ -49,7 +49,7 @@ load().then(
         const faces = known !== undefined
           ? await measured(tensor, known)
           : mouths
-          ? (await faceapi.detectAllFaces(tensor, options).withFaceLandmarks(true)).map((f) => boxOf(f.detection, { mouth: gap(f.landmarks.positions, f.detection.box) }))
+          ? (await faceapi.detectAllFaces(tensor, options).withFaceLandmarks(true)).map((f) => boxOf(f.detection, { mouth: gap(f.landmarks.positions, f.detection.box.height) }))
           : (await faceapi.detectAllFaces(tensor, options)).map((d) => boxOf(d, {}))
         parentPort.postMessage({ id, faces })
       } catch (e) {

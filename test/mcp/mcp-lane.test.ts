@@ -22,6 +22,12 @@ const comparable = (answer: RawAnswer) => ({
   rateLimit: [answer.headers["ratelimit-limit"], answer.headers["ratelimit-remaining"] !== undefined, answer.headers["ratelimit-reset"] !== undefined]
 })
 
+/** A service with its MCP lane counted, a workspace's token, and the Host its requests name. */
+const served = async (options: Parameters<typeof startApp>[0]) => {
+  const app = await startApp(options)
+  return { app, token: (await app.createWorkspace()).token, host: new URL(app.baseUrl).host, lane: await countLane(app, "mcp") }
+}
+
 describe("the MCP lane", () => {
   let app: TestApp
   let token: string
@@ -29,10 +35,7 @@ describe("the MCP lane", () => {
   let lane: Awaited<ReturnType<typeof countLane>>
 
   beforeAll(async () => {
-    app = await startApp({ worker: false })
-    token = (await app.createWorkspace()).token
-    host = new URL(app.baseUrl).host
-    lane = await countLane(app, "mcp")
+    ;({ app, token, host, lane } = await served({ worker: false }))
   })
   afterAll(() => app?.close())
 
@@ -126,10 +129,7 @@ describe("the MCP lane under a write budget", () => {
   let lane: Awaited<ReturnType<typeof countLane>>
 
   beforeAll(async () => {
-    app = await startApp({ worker: false, rateLimits: { reads: null, writes: { perSecond: 0.001, burst: 2 } } })
-    token = (await app.createWorkspace()).token
-    host = new URL(app.baseUrl).host
-    lane = await countLane(app, "mcp")
+    ;({ app, token, host, lane } = await served({ worker: false, rateLimits: { reads: null, writes: { perSecond: 0.001, burst: 2 } } }))
   })
   afterAll(() => app?.close())
 
