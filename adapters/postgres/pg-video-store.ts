@@ -106,7 +106,7 @@ export const PgVideoStoreLive = Layer.effect(
         sql`SELECT * FROM videos WHERE id = ${id} AND workspace_id = ${workspaceId}`.pipe(
           Effect.flatMap(videoRows.first),
           Effect.orDie,
-          Effect.withSpan("PgVideoStore.get")
+          Effect.withSpan("PgVideoStore.get", { captureStackTrace: false })
         ),
       getById: (id) =>
         sql`SELECT * FROM videos WHERE id = ${id}`.pipe(

@@ -26,7 +26,8 @@ export const presentVideos = (videos: ReadonlyArray<VideoRecord>): Effect.Effect
   Effect.gen(function*() {
     const { baseUrl } = yield* ServiceConfig
     const ids = videos.flatMap((v) => [v.videoFileId, v.thumbnailFileId].filter((id): id is string => id !== null))
-    const files = new Map((yield* (yield* FileStore).getMany(ids)).map((f) => [f.id, f]))
+    // A video still being made has no files yet: most polls need no look at the store.
+    const files = new Map(ids.length === 0 ? [] : (yield* (yield* FileStore).getMany(ids)).map((f) => [f.id, f]))
     const link = (id: string | null) => linkOf(baseUrl, id === null ? undefined : files.get(id))
     return videos.map((video) =>
       toPublic(video, { editorUrl: editorUrl(baseUrl, video.editorToken), videoUrl: link(video.videoFileId), thumbnailUrl: link(video.thumbnailFileId) }))
