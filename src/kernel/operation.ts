@@ -1,6 +1,6 @@
 // An operation is declared once: its input and output schemas, its errors, its handler, and the
 // surfaces that expose it (HTTP route, MCP tool, CLI verb). Every surface is derived from this.
-import type { Effect, Schema } from "effect"
+import { Effect, type Schema } from "effect"
 import type { DomainError } from "../../domain/errors.ts"
 import type { CurrentWorkspace } from "./current-workspace.ts"
 
@@ -155,6 +155,17 @@ export function operation<
 >(
   op: OperationBody<Name, Path, Payload, Out, OutEncoded, E, R, Idempotent> & { readonly errors: Declared }
 ): CheckedOperation<Operation<Name, Path, Payload, Out, OutEncoded, E, R, Idempotent>, E, Declared>
-export function operation(op: object): object {
-  return op
+export function operation(op: SpannedParts): object {
+  // Every surface runs the operation in its span, named after it. No stack is captured: the name says
+  // where it runs, and on the polled reads the capture was a measurable share of a call.
+  const inSpan = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.withSpan(effect, op.name, { captureStackTrace: false })
+  const { upload } = op
+  return {
+    ...op,
+    handle: (input: Readonly<Record<string, unknown>>) => inSpan(op.handle(input)),
+    ...(upload === undefined ? {} : { upload: (file: UploadedFile, input: Readonly<Record<string, unknown>>) => inSpan(upload(file, input)) })
+  }
 }
+
+/** What `operation()` wraps in the operation's span, with the input types erased. */
+type SpannedParts = Pick<AnyOperation, "name" | "handle" | "upload">

@@ -28,5 +28,5 @@ export const listArtStyles = operation({
     Effect.map(ServiceConfig, ({ baseUrl }) => ({
       data: ART_STYLES.map((style) => ({ ...artStyleRecord(style), preview: artStylePreviewUrl(baseUrl, style.id) })),
       nextCursor: null
-    })).pipe(Effect.withSpan("listArtStyles"))
+    }))
 })

@@ -27,5 +27,5 @@ export const getCaptionRemoval = operation({
       const found = yield* (yield* CaptionRemovalStore).get(workspace.id, id)
       if (Option.isNone(found)) return yield* new NotFound({ resource: "caption removal", id })
       return yield* presentCaptionRemoval(found.value)
-    }).pipe(Effect.withSpan("getCaptionRemoval"))
+    })
 })

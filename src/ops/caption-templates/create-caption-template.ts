@@ -47,5 +47,5 @@ export const createCaptionTemplate = operation({
       }
       yield* store.insert(template)
       return present((yield* ServiceConfig).baseUrl)(template)
-    }).pipe(Effect.withSpan("createCaptionTemplate"))
+    })
 })

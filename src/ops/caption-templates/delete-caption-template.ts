@@ -27,5 +27,5 @@ export const deleteCaptionTemplate = operation({
       const removed = yield* (yield* TemplateStore).remove(workspace.id, id)
       if (!removed) return yield* new NotFound({ resource: "caption template", id: String(id) })
       return { id, deleted: true as const }
-    }).pipe(Effect.withSpan("deleteCaptionTemplate"))
+    })
 })

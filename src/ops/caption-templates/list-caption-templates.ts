@@ -25,5 +25,5 @@ export const listCaptionTemplates = operation({
       const workspace = yield* CurrentWorkspace
       const saved = yield* (yield* TemplateStore).list(workspace.id)
       return { data: [...BUILT_IN_TEMPLATES, ...saved].map(present((yield* ServiceConfig).baseUrl)), nextCursor: null }
-    }).pipe(Effect.withSpan("listCaptionTemplates"))
+    })
 })

@@ -33,5 +33,5 @@ export const updateCaptionTemplate = operation({
       const next = { ...current, name: name ?? current.name, style: { ...current.style, ...style } }
       yield* store.update(next)
       return present((yield* ServiceConfig).baseUrl)(next)
-    }).pipe(Effect.withSpan("updateCaptionTemplate"))
+    })
 })

@@ -119,7 +119,7 @@ export const startCaptionVideo = (request: CaptionVideoRequest) =>
           ], { discard: true })
         }
       })
-  }).pipe(Effect.flatMap(createdVideo), Effect.withSpan("createCaptionVideo"))
+  }).pipe(Effect.flatMap(createdVideo))
 
 export const createCaptionVideo = operation({
   name: "createCaptionVideo",

@@ -27,5 +27,5 @@ export const getClips = operation({
       const found = yield* (yield* ClipsStore).get(workspace.id, id)
       if (Option.isNone(found)) return yield* new NotFound({ resource: "clips record", id })
       return yield* presentClips(found.value)
-    }).pipe(Effect.withSpan("getClips"))
+    })
 })

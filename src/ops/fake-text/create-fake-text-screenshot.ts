@@ -124,5 +124,5 @@ export const createFakeTextScreenshot = operation({
             credits: FAKE_TEXT_SCREENSHOT_CREDITS
           }
         }))
-    }).pipe(Effect.withSpan("createFakeTextScreenshot"))
+    })
 })

@@ -115,5 +115,5 @@ export const createFakeTextVideo = operation({
         { ...request, script: scriptOf(conversation), voiceId: voices[ownerOf(conversation).id] },
         { kind: "fake-text", aspectRatio: aspectRatio ?? "9:16", visuals }
       )
-    }).pipe(Effect.withSpan("createFakeTextVideo"))
+    })
 })

@@ -30,5 +30,5 @@ export const listFiles = operation({
       const files = new Map((yield* (yield* FileStore).getMany(page.items.map((upload) => upload.key))).map((f) => [f.id, f]))
       const data = page.items.map((upload) => presentUpload(upload, fileUrl(baseUrl, Option.getOrThrow(Option.fromNullable(files.get(upload.key))))))
       return { data, nextCursor: page.nextCursor }
-    }).pipe(Effect.withSpan("listFiles"))
+    })
 })

@@ -44,6 +44,6 @@ export const uploadFile = operation({
           )
           return yield* storeUpload(workspace, { path, name: nameOf(url) }, "url")
         }))
-    }).pipe(Effect.withSpan("uploadFile")),
+    }),
   upload: (file) => Effect.flatMap(CurrentWorkspace, (workspace) => storeUpload(workspace, file, "file"))
 })

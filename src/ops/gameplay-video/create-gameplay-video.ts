@@ -54,5 +54,5 @@ export const createGameplayVideo = operation({
         footageFileId: null
       }
       return yield* startGeneratedVideo(request, { kind: "gameplay", aspectRatio: "9:16", visuals })
-    }).pipe(Effect.withSpan("createGameplayVideo"))
+    })
 })

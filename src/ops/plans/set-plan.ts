@@ -55,5 +55,5 @@ export const setPlan = operation({
         fileRetentionDays: rules.fileRetentionDays,
         maxConcurrentJobs: rules.maxConcurrentJobs
       }
-    }).pipe(Effect.withSpan("setPlan"))
+    })
 })

@@ -34,5 +34,5 @@ export const getPricing = operation({
   handle: () =>
     Effect.succeed({
       data: Object.entries(PRICE_LIST).map(([name, prices]) => ({ operation: name, prices }))
-    }).pipe(Effect.withSpan("getPricing"))
+    })
 })

@@ -29,5 +29,5 @@ export const deleteProviderKey = operation({
         return yield* new NotFound({ resource: "provider key", id: provider })
       }
       return { provider, deleted: true as const }
-    }).pipe(Effect.withSpan("deleteProviderKey"))
+    })
 })

@@ -23,5 +23,5 @@ export const listProviderKeys = operation({
     Effect.gen(function*() {
       const workspace = yield* CurrentWorkspace
       return { data: (yield* (yield* ProviderKeyStore).list(workspace.id)).map(presentProviderKey) }
-    }).pipe(Effect.withSpan("listProviderKeys"))
+    })
 })

@@ -36,5 +36,5 @@ export const putProviderKey = operation({
       }
       yield* (yield* ProviderKeyStore).put(stored)
       return presentProviderKey(stored)
-    }).pipe(Effect.withSpan("putProviderKey"))
+    })
 })

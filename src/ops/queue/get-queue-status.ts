@@ -85,5 +85,5 @@ export const getQueueStatus = operation({
         })),
         running
       }
-    }).pipe(Effect.withSpan("getQueueStatus"))
+    })
 })

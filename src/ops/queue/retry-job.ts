@@ -36,5 +36,5 @@ export const retryJob = operation({
       const job = yield* queue.get(id)
       if (Option.isNone(job)) return yield* new NotFound({ resource: "job", id })
       return yield* new Conflict({ message: `Job ${id} is ${job.value.status}; only a dead job can be retried.` })
-    }).pipe(Effect.withSpan("retryJob"))
+    })
 })

@@ -63,5 +63,5 @@ export const createQuizVideo = operation({
       }
       const script = [quiz.title, ...questions.flatMap((q) => [q.question, ...(q.explanation === undefined ? [] : [q.explanation])]), quiz.outro].join("\n")
       return yield* startGeneratedVideo({ ...request, script, voiceId }, { kind: "quiz", aspectRatio: aspectRatio ?? "9:16", visuals })
-    }).pipe(Effect.withSpan("createQuizVideo"))
+    })
 })

@@ -53,7 +53,7 @@ export const requestExport = (
       return exporting
     }))
     return yield* presentVideo(video)
-  }).pipe(Effect.withSpan("renderVideo"))
+  })
 
 export const renderVideoOperation = operation({
   name: "renderVideo",

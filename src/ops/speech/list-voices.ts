@@ -26,5 +26,5 @@ export const listVoices = operation({
         data: voices.map(({ engine, voice }) => ({ ...voice, engine: engine.engine, preview: voicePreviewUrl(baseUrl, voice.id) })),
         nextCursor: null
       }
-    }).pipe(Effect.withSpan("listVoices"))
+    })
 })

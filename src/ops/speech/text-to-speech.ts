@@ -97,5 +97,5 @@ export const textToSpeech = operation({
             words: spoken.words
           }
         }))
-    }).pipe(Effect.withSpan("textToSpeech"))
+    })
 })

@@ -45,5 +45,5 @@ export const addMember = operation({
       const userId = user.value.id
       yield* users.addMembership({ userId, workspaceId, role, createdAt: yield* nowIso })
       return { userId, workspaceId, role }
-    }).pipe(Effect.withSpan("addMember"))
+    })
 })

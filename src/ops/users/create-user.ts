@@ -50,5 +50,5 @@ export const createUser = operation({
         yield* users.insertUser({ id: userId, email, passwordHash, createdAt: yield* nowIso })
         return { userId, email }
       }))
-    }).pipe(Effect.withSpan("createUser"))
+    })
 })

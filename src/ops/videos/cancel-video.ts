@@ -40,5 +40,5 @@ export const cancelVideo = operation({
       }))
       yield* Effect.logInfo("video cancelled").pipe(Effect.annotateLogs({ videoId }))
       return yield* presentVideo(video)
-    }).pipe(Effect.withSpan("cancelVideo"))
+    })
 })

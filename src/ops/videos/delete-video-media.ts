@@ -56,5 +56,5 @@ export const deleteVideoMedia = operation({
         ))
       yield* Effect.logInfo("video media deleted").pipe(Effect.annotateLogs({ videoId, files: fileIds.length }))
       return yield* presentVideo(video)
-    }).pipe(Effect.withSpan("deleteVideoMedia"))
+    })
 })

@@ -92,6 +92,7 @@ export const editVideoCaptions = operation({
   idempotent: false,
   handle: ({ adjustments, cuts, emoji, emphasis, framing, hook, id, lineStarts, platform, reframe, revision, templateId, trim, words }) =>
     Effect.gen(function*() {
+      yield* Effect.annotateCurrentSpan("videoId", id)
       const workspace = yield* CurrentWorkspace
       const videos = yield* VideoStore
       // Retyped words are aligned to the audio first, outside the transaction: it takes ffmpeg and a
@@ -192,5 +193,5 @@ export const editVideoCaptions = operation({
         yield* videos.saveCaptionEdits(id, next)
       }))
       return yield* videoCaptions(id)
-    }).pipe(Effect.withSpan("editVideoCaptions", { attributes: { videoId: id } }))
+    })
 })

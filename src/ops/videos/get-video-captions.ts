@@ -119,5 +119,5 @@ export const getVideoCaptions = operation({
   tool: null,
   cli: null,
   idempotent: false,
-  handle: ({ id }) => videoCaptions(id).pipe(Effect.withSpan("getVideoCaptions"))
+  handle: ({ id }) => videoCaptions(id)
 })

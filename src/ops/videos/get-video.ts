@@ -18,5 +18,5 @@ export const getVideo = operation({
   tool: "get_video",
   cli: "get",
   idempotent: false,
-  handle: ({ id }) => findVideo(id).pipe(Effect.flatMap(presentVideo), Effect.withSpan("getVideo", { captureStackTrace: false }))
+  handle: ({ id }) => findVideo(id).pipe(Effect.flatMap(presentVideo))
 })

@@ -27,5 +27,5 @@ export const listVideos = operation({
       const workspace = yield* CurrentWorkspace
       const page = yield* (yield* VideoStore).list({ workspaceId: workspace.id, status, limit, cursor })
       return { data: yield* presentVideos(page.items), nextCursor: page.nextCursor }
-    }).pipe(Effect.withSpan("listVideos"))
+    })
 })

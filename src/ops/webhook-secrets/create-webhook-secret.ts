@@ -63,5 +63,5 @@ export const createWebhookSecret = operation({
         })
       }
       return { ...presentWebhookSecret(secret, now), secret: secret.secret }
-    }).pipe(Effect.withSpan("createWebhookSecret"))
+    })
 })

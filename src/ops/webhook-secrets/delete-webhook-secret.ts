@@ -31,5 +31,5 @@ export const deleteWebhookSecret = operation({
         return yield* new NotFound({ resource: "webhook secret", id })
       }
       return { id, deleted: true as const }
-    }).pipe(Effect.withSpan("deleteWebhookSecret"))
+    })
 })

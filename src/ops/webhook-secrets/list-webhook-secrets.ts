@@ -32,5 +32,5 @@ export const listWebhookSecrets = operation({
       const now = yield* Clock.currentTimeMillis
       const secrets = yield* (yield* WebhookSecretStore).list(workspace.id)
       return { data: secrets.map((secret) => presentWebhookSecret(secret, now)) }
-    }).pipe(Effect.withSpan("listWebhookSecrets"))
+    })
 })

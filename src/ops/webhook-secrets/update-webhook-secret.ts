@@ -48,5 +48,5 @@ export const updateWebhookSecret = operation({
       if (Option.isSome(changed)) return presentWebhookSecret(changed.value, now)
       if (Option.isNone(yield* store.get(workspace.id, id))) return yield* new NotFound({ resource: "webhook secret", id })
       return yield* new Conflict({ message: `The webhook secret ${id} has expired and signs nothing again: create a new one.` })
-    }).pipe(Effect.withSpan("updateWebhookSecret"))
+    })
 })

@@ -26,5 +26,5 @@ export const listVideoDeliveries = operation({
       const video = yield* findVideo(id)
       const page = yield* (yield* Outbox).deliveryLog({ subjectId: video.id, limit, cursor })
       return { data: page.items.map(presentDelivery), nextCursor: page.nextCursor }
-    }).pipe(Effect.withSpan("listVideoDeliveries"))
+    })
 })

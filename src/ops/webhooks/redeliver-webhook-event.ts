@@ -58,5 +58,5 @@ export const redeliverWebhookEvent = operation({
       }))
       yield* Effect.logInfo("webhook event redelivered").pipe(Effect.annotateLogs({ videoId: video.id, eventId }))
       return presentDelivery(delivery)
-    }).pipe(Effect.withSpan("redeliverWebhookEvent"))
+    })
 })

@@ -27,5 +27,5 @@ export const getWorkspace = operation({
         (yield* CashLedger).balance(workspace.id)
       ])
       return presentWorkspace(workspace, credits, cash, yield* Transcriber)
-    }).pipe(Effect.withSpan("getWorkspace"))
+    })
 })

@@ -42,5 +42,5 @@ export const grantCredits = operation({
         at: yield* nowIso
       }).pipe(Effect.orDie) // a positive amount is never refused
       return presentCreditLog(entry)
-    }).pipe(Effect.withSpan("grantCredits"))
+    })
 })

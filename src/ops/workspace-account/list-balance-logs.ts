@@ -25,5 +25,5 @@ export const listBalanceLogs = operation({
       const workspace = yield* CurrentWorkspace
       const page = yield* (yield* CashLedger).page({ workspaceId: workspace.id, limit, cursor })
       return { data: page.items.map(presentBalanceLog), nextCursor: page.nextCursor }
-    }).pipe(Effect.withSpan("listBalanceLogs"))
+    })
 })

@@ -28,5 +28,5 @@ export const listCreditLogs = operation({
       const workspace = yield* CurrentWorkspace
       const page = yield* (yield* Ledger).page({ workspaceId: workspace.id, videoId, limit, cursor })
       return { data: page.items.map(presentCreditLog), nextCursor: page.nextCursor }
-    }).pipe(Effect.withSpan("listCreditLogs"))
+    })
 })

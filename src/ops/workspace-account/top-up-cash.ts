@@ -44,5 +44,5 @@ export const topUpCash = operation({
         at: yield* nowIso
       }).pipe(Effect.orDie) // a positive amount is never refused
       return presentBalanceLog(entry)
-    }).pipe(Effect.withSpan("topUpCash"))
+    })
 })

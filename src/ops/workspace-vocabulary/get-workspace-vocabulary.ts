@@ -27,5 +27,5 @@ export const getWorkspaceVocabulary = operation({
     Effect.gen(function*() {
       const workspace = yield* CurrentWorkspace
       return { terms: yield* (yield* WorkspaceStore).getVocabulary(workspace.id) }
-    }).pipe(Effect.withSpan("getWorkspaceVocabulary"))
+    })
 })

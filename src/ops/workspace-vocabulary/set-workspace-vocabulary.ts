@@ -29,5 +29,5 @@ export const setWorkspaceVocabulary = operation({
       const kept = distinctTerms(terms)
       yield* (yield* WorkspaceStore).setVocabulary(workspace.id, kept)
       return { terms: kept }
-    }).pipe(Effect.withSpan("setWorkspaceVocabulary"))
+    })
 })

@@ -70,7 +70,7 @@ export const createWorkspaceNow = (input: typeof NewWorkspace.Type) =>
       }
     }))
     return { workspaceId: id, token }
-  }).pipe(Effect.withSpan("createWorkspace"))
+  })
 
 export const createWorkspace = operation({
   name: "createWorkspace",

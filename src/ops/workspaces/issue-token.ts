@@ -32,5 +32,5 @@ export const issueToken = operation({
       const tokenId = newId()
       yield* store.insertToken({ id: tokenId, workspaceId, hash: sha256Hex(token), label, createdAt: yield* nowIso, revokedAt: null })
       return { tokenId, token }
-    }).pipe(Effect.withSpan("issueToken"))
+    })
 })

@@ -29,5 +29,5 @@ export const revokeToken = operation({
       if (Option.isNone(found)) return yield* new NotFound({ resource: "token", id: tokenId })
       yield* store.revokeToken(found.value.id, yield* nowIso)
       return { tokenId: found.value.id, revoked: true as const }
-    }).pipe(Effect.withSpan("revokeToken"))
+    })
 })

@@ -42,5 +42,5 @@ export const setByok = operation({
       }
       yield* store.update({ ...workspace.value, byok: enabled })
       return { workspaceId, byok: enabled, providers }
-    }).pipe(Effect.withSpan("setByok"))
+    })
 })

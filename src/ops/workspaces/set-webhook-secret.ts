@@ -42,5 +42,5 @@ export const setWebhookSecret = operation({
         next === null ? [] : [{ id: newId(), workspaceId, secret: next, createdAt, expiresAt: null }]
       )
       return { workspaceId, secret: next }
-    }).pipe(Effect.withSpan("setWebhookSecret"))
+    })
 })
