@@ -102,7 +102,8 @@ const metricsOf = (method: string, route: string, status: number): AnswerMetrics
 /**
  * The answer in the metrics and the log. Successful reads are what clients poll: at one line each they
  * would bury the writes and failures worth reading, so they are logged at debug. So is a successful
- * exchange on /mcp, where assistants poll: each tool call logs its own line (tool, outcome, duration).
+ * exchange on /mcp, where assistants poll: each tool call logs its own line (tool, outcome, duration),
+ * at debug too when it was a read that succeeded.
  */
 export const recordAnswer = (method: string, route: string, requestId: string, status: number, started: number, span: Tracer.Span) =>
   Effect.gen(function*() {

@@ -4,7 +4,7 @@
 // validates, charges and sends events exactly like its HTTP route. The answer is the encoded output,
 // as JSON text and as `structuredContent`, with the file it made when it made one. Failures come back
 // as `isError` results that say what to change.
-import { Duration, Effect, ParseResult, Predicate, Schema, SchemaAST as AST } from "effect"
+import { Duration, Effect, FiberRef, LogLevel, ParseResult, Predicate, Schema, SchemaAST as AST } from "effect"
 import type { DomainError } from "../../domain/errors.ts"
 import { catalogue, type CatalogueServices } from "../../src/catalogue.ts"
 import type { CurrentWorkspace } from "../../src/kernel/current-workspace.ts"
@@ -201,13 +201,18 @@ export const callTool = (name: string, args: unknown): Effect.Effect<ToolResult,
     ),
     Effect.timed,
     Effect.tap(([duration, result]) =>
-      Effect.logInfo("mcp tool call").pipe(
-        Effect.annotateLogs({
-          tool: name.slice(0, 100),
-          outcome: result.isError === true ? "error" : "ok",
-          durationMs: Math.round(Duration.toMillis(duration))
-        })
-      )
+      Effect.gen(function*() {
+        // A read that succeeded is what assistants poll: logged at debug, as a polled GET's access line is.
+        const level = result.isError !== true && tool?.annotations.readOnlyHint === true ? LogLevel.Debug : LogLevel.Info
+        if (LogLevel.lessThan(level, yield* FiberRef.get(FiberRef.currentMinimumLogLevel))) return
+        yield* Effect.logWithLevel(level, "mcp tool call").pipe(
+          Effect.annotateLogs({
+            tool: name.slice(0, 100),
+            outcome: result.isError === true ? "error" : "ok",
+            durationMs: Math.round(Duration.toMillis(duration))
+          })
+        )
+      })
     ),
     Effect.map(([, result]) => result),
     Effect.withSpan("mcp.callTool", { captureStackTrace: false, attributes: { tool: name.slice(0, 100) } })

@@ -200,21 +200,32 @@ describe("the spec's call shape", () => {
 })
 
 describe("logging", () => {
-  it("logs every tool call with its tool, outcome and duration", async () => {
-    const lines: Array<{ message: unknown; annotations: Record<string, unknown> }> = []
-    const capture = Logger.make(({ annotations, message }) => {
-      lines.push({ message, annotations: Object.fromEntries(HashMap.toEntries(annotations)) })
+  /** The tool-call lines of a read that succeeds, one that fails and a write, logged at `minimum` and above. */
+  const toolCallLines = async (minimum: LogLevel.LogLevel) => {
+    const lines: Array<{ message: unknown; level: string; annotations: Record<string, unknown> }> = []
+    const capture = Logger.make(({ annotations, logLevel, message }) => {
+      lines.push({ message, level: logLevel.label, annotations: Object.fromEntries(HashMap.toEntries(annotations)) })
     })
     const calls = Effect.gen(function*() {
       const found = yield* (yield* WorkspaceStore).get(workspace.workspaceId)
       const current = Option.getOrThrow(found)
       yield* Effect.provideService(callTool("list_art_styles", {}), CurrentWorkspace, current)
       yield* Effect.provideService(callTool("get_video", { id: 1 }), CurrentWorkspace, current)
-    }).pipe(Effect.provide(Logger.replace(Logger.defaultLogger, capture)), Logger.withMinimumLogLevel(LogLevel.Info))
+      yield* Effect.provideService(callTool("set_workspace_vocabulary", { terms: ["Reelwright"] }), CurrentWorkspace, current)
+    }).pipe(Effect.provide(Logger.replace(Logger.defaultLogger, capture)), Logger.withMinimumLogLevel(minimum))
     await app.runtime.runPromise(calls)
-    const logged = lines.filter((l) => String(l.message).includes("mcp tool call")).map((l) => l.annotations)
-    expect(logged.map(({ outcome, tool }) => [tool, outcome])).toEqual([["list_art_styles", "ok"], ["get_video", "error"]])
-    for (const line of logged) expect(typeof line.durationMs).toBe("number")
+    return lines.filter((l) => String(l.message).includes("mcp tool call"))
+  }
+
+  it("logs every tool call with its tool, outcome and duration; a read that succeeds at debug, as a polled GET", async () => {
+    const logged = await toolCallLines(LogLevel.Debug)
+    expect(logged.map(({ annotations: { outcome, tool }, level }) => [tool, outcome, level])).toEqual([
+      ["list_art_styles", "ok", "DEBUG"],
+      ["get_video", "error", "INFO"],
+      ["set_workspace_vocabulary", "ok", "INFO"]
+    ])
+    for (const line of logged) expect(typeof line.annotations.durationMs).toBe("number")
+    expect((await toolCallLines(LogLevel.Info)).map((l) => l.annotations.tool)).toEqual(["get_video", "set_workspace_vocabulary"])
   })
 })
 
