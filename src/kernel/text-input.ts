@@ -72,8 +72,17 @@ const describedAsText = (p: AST.PropertySignature): AST.Annotations => {
 export const textFields = (ast: AST.AST): ReadonlyArray<AST.PropertySignature> =>
   fieldsOf(ast).map((p) => new AST.PropertySignature(p.name, fieldFromText(p.type), p.isOptional, true, describedAsText(p)))
 
-/** A struct decoded from its fields' text forms, defaults and all; `leaveOut` names fields it does not take. */
+/**
+ * A struct decoded from its fields' text forms, defaults and all; `leaveOut` names fields it does not take.
+ * A struct with defaults is a transformation: the fields are left out of what it decodes to as well, or
+ * the decoded side would still ask for them (`--url` with `--file`).
+ */
 export const textStruct = (ast: AST.AST, leaveOut: ReadonlyArray<PropertyKey> = []): AST.AST =>
   AST.isTransformation(ast)
-    ? new AST.Transformation(textStruct(ast.from, leaveOut), ast.to, ast.transformation, ast.annotations)
+    ? new AST.Transformation(textStruct(ast.from, leaveOut), withoutFields(ast.to, leaveOut), ast.transformation, ast.annotations)
     : new AST.TypeLiteral(textFields(ast).filter((p) => !leaveOut.includes(p.name)), [])
+
+const withoutFields = (ast: AST.AST, leaveOut: ReadonlyArray<PropertyKey>): AST.AST =>
+  leaveOut.length === 0 || !AST.isTypeLiteral(ast)
+    ? ast
+    : new AST.TypeLiteral(ast.propertySignatures.filter((p) => !leaveOut.includes(p.name)), ast.indexSignatures, ast.annotations)

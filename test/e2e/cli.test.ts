@@ -110,6 +110,23 @@ describe("reelwright CLI", () => {
     await rm(dir, { recursive: true, force: true })
   })
 
+  it("starts a caption removal from a local file: --file stands in for --url where the input has defaults", async () => {
+    const { token } = await app.createWorkspace({ credits: 100 })
+    const dir = await mkdtemp(join(tmpdir(), "cli-removal-"))
+    const clip = join(dir, "clip.mp4")
+    await run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=blue:s=64x48:d=1", "-c:v", "libx264", clip])
+    const started = await cli(["remove-captions", "--file", clip, "--target", "captions"], { REELWRIGHT_TOKEN: token })
+    expect(started.code, started.stderr).toBe(0)
+    const { id } = JSON.parse(started.stdout) as { id: string }
+    const removal = await call(app.baseUrl, `/v1/caption-remover/${id}`, { token })
+    expect(removal.body).toMatchObject({ id, status: "processing" })
+    // The other flags go with the file, decoded by their field's Schema.
+    const refused = await cli(["remove-captions", "--file", clip, "--target", "everything"], { REELWRIGHT_TOKEN: token })
+    expect(refused.code).not.toBe(0)
+    expect(refused.stderr).toContain("--target")
+    await rm(dir, { recursive: true, force: true })
+  })
+
   it("lists videos with an API token", async () => {
     const { token } = await app.createWorkspace()
     const listed = await cli(["list", "--limit", "5"], { REELWRIGHT_TOKEN: token })
