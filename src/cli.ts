@@ -15,6 +15,7 @@ import { catalogue } from "./catalogue.ts"
 import type { AnyOperation } from "./kernel/operation.ts"
 import { fieldsOf, textFields, textFormOf, textStruct } from "./kernel/text-input.ts"
 import { getCaptionRemoval } from "./ops/caption-removal/get-caption-removal.ts"
+import { getClips } from "./ops/clips/get-clips.ts"
 import { models } from "./models-command.ts"
 import { getVideo } from "./ops/videos/get-video.ts"
 import packageJson from "../package.json" with { type: "json" }
@@ -86,7 +87,7 @@ const describeIssues = (error: ParseResult.ParseError): string =>
     .join("\n")
 
 /** Reads what a create made until it is done, drawing one progress line on stderr. */
-const WAIT_FOR: Readonly<Record<string, AnyOperation>> = { CreatedVideo: getVideo, CreatedCaptionRemoval: getCaptionRemoval }
+const WAIT_FOR: Readonly<Record<string, AnyOperation>> = { CreatedVideo: getVideo, CreatedCaptionRemoval: getCaptionRemoval, CreatedClips: getClips }
 
 /** What the progress line shows of a video or a removal; anything else in the record is left as it is. */
 const Progress = Schema.Struct({

@@ -158,4 +158,23 @@ describe("reelwright caption --file --wait", () => {
     expect(video.status).toBe("completed")
     expect(result.stderr).toMatch(/step: /)
   })
+
+  it("makes clips of an uploaded talk, waits with a progress line, and prints the completed record", async () => {
+    const clip = await makeSpokenClip({
+      text: "Why do short videos work? Because people watch them to the end. Here is the second thing. Keep every clip short and clear.",
+      width: 360,
+      height: 640,
+      fps: 30,
+      dir
+    })
+    const { token } = await worked.createWorkspace({ credits: 100 })
+    const result = await runCli(worked.baseUrl, ["clips", "--file", clip.path, "--count", "1", "--minSeconds", "5", "--maxSeconds", "20", "--wait"], {
+      REELWRIGHT_TOKEN: token
+    })
+    expect(result.code, result.stderr).toBe(0)
+    const record = JSON.parse(result.stdout) as { status: string; clips: ReadonlyArray<{ videoId: string }> }
+    expect(record.status).toBe("completed")
+    expect(record.clips).toHaveLength(1)
+    expect(result.stderr).toMatch(/step: /)
+  })
 })
