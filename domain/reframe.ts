@@ -132,6 +132,15 @@ const SPLIT_SHARE = 0.3
 
 const centreOf = (face: FaceBox) => ({ x: face.x + face.width / 2, y: face.y + face.height / 2 })
 const area = (face: FaceBox) => face.width * face.height
+/** The least share of a face's box inside the picture for it to count: the detector's false faces on busy patterns overhang the frame. */
+const IN_PICTURE = 0.75
+
+/** Whether most of the face's box lies inside the picture: a box that overhangs it by a quarter or more is no face to follow. */
+export const inPicture = (face: FaceBox, source: Size): boolean => {
+  const inside = Math.max(0, Math.min(face.x + face.width, source.width) - Math.max(face.x, 0)) *
+    Math.max(0, Math.min(face.y + face.height, source.height) - Math.max(face.y, 0))
+  return area(face) > 0 && inside >= area(face) * IN_PICTURE
+}
 
 /** The window that frames a point: the point in the middle across, at FACE_LEVEL down, kept inside the source. */
 const windowOn = (point: { readonly x: number; readonly y: number }, crop: Size, source: Size) => ({
@@ -320,7 +329,9 @@ export const planFraming = (
   const base = { aspectRatio: settings.aspectRatio, sourceWidth: source.width, sourceHeight: source.height, ...output }
   const fixed = (crop: Size, point: { x: number; y: number }): ReadonlyArray<CameraKey> => [{ seconds: 0, ...windowOn(point, crop, source) }]
   if (settings.mode === "fit") return { ...base, mode: "fit", crop: { width: source.width, height: source.height }, paths: [] }
-  const found = faces ?? { samples: [], sceneCuts: [] }
+  const found = faces === null
+    ? { samples: [], sceneCuts: [] }
+    : { ...faces, samples: faces.samples.map((s) => ({ ...s, faces: s.faces.filter((face) => inPicture(face, source)) })) }
   if (settings.mode === "split") {
     const withFaces = found.samples.filter((s) => s.faces.length > 0)
     const apart = withFaces.filter((s) => twoApart(s.faces, single) !== null)

@@ -50,6 +50,18 @@ describe("planFraming in face mode", () => {
     expect(Math.max(...steps(speeds).map(Math.abs))).toBeLessThanOrEqual(2)
   })
 
+  it("takes no box that overhangs the picture by a quarter or more for a face: it follows the one inside", () => {
+    // The detector's false faces on busy patterns: larger than the real one, half above the frame or past its right side.
+    const overhanging = [{ ...faceAt(1500, 100, 500), score: 0.99 }, { ...faceAt(1850, 700, 400), score: 0.99 }]
+    expect(overhanging.map((f) => f.y < 0 || f.x + f.width > SOURCE.width)).toEqual([true, true])
+    const faces: SourceFaces = { samples: sampled(10, () => [faceAt(500), ...overhanging]), sceneCuts: [] }
+    const framing = planFraming({ aspectRatio: "9:16", mode: "face" }, SOURCE, faces)
+    expect(new Set(framesOf(framing).map((w) => w.x + 304))).toEqual(new Set([500]))
+    // One just inside the edge still counts.
+    const atEdge: SourceFaces = { samples: sampled(10, () => [faceAt(1800, 500, 400)]), sceneCuts: [] }
+    expect(windowAt(planFraming({ aspectRatio: "9:16", mode: "face" }, SOURCE, atEdge).paths[0]!, 5).x).toBe(1920 - 608)
+  })
+
   it("holds still while a face only jitters inside the dead zone", () => {
     const jitter = [0, 25, -20, 10, -30, 15, 5, -10, 20, -25]
     const faces: SourceFaces = { samples: sampled(10, (t) => [faceAt(960 + jitter[Math.floor(t)]!)]), sceneCuts: [] }
