@@ -142,6 +142,31 @@ export const inPicture = (face: FaceBox, source: Size): boolean => {
   return area(face) > 0 && inside >= area(face) * IN_PICTURE
 }
 
+/** How far apart two samples may be for a face on one to confirm a face on the other. */
+const CONFIRM_SECONDS = 1.5
+/** A face confirms another of at most this many times its height, or of at least its inverse. */
+const CONFIRM_SIZE = 1.5
+
+/**
+ * The faces to frame: inside the picture, and each seen again (a face of about its size, within its
+ * width of it) on a sample next to its own. A person stays from one second to the next; the detector's false faces on a
+ * busy picture come and go, and one of them, larger than the real faces, drew the window away. A sample
+ * with no neighbour near enough keeps its faces.
+ */
+const framedFaces = (samples: ReadonlyArray<FaceSample>, source: Size): ReadonlyArray<FaceSample> => {
+  const inside: ReadonlyArray<FaceSample> = samples.map((s) => ({ ...s, faces: s.faces.filter((face) => inPicture(face, source)) }))
+  return inside.map((sample, i) => {
+    const neighbours = [inside[i - 1], inside[i + 1]].filter((n): n is FaceSample => n !== undefined && Math.abs(n.seconds - sample.seconds) <= CONFIRM_SECONDS)
+    if (neighbours.length === 0) return sample
+    const seenAgain = (face: FaceBox) => {
+      const at = centreOf(face)
+      const alike = (f: FaceBox) => f.height <= face.height * CONFIRM_SIZE && f.height * CONFIRM_SIZE >= face.height
+      return neighbours.some((n) => n.faces.some((f) => alike(f) && Math.hypot(centreOf(f).x - at.x, centreOf(f).y - at.y) <= face.width))
+    }
+    return { ...sample, faces: sample.faces.filter(seenAgain) }
+  })
+}
+
 /** The window that frames a point: the point in the middle across, at FACE_LEVEL down, kept inside the source. */
 const windowOn = (point: { readonly x: number; readonly y: number }, crop: Size, source: Size) => ({
   x: Math.round(clamp(point.x - crop.width / 2, 0, source.width - crop.width)),
@@ -329,9 +354,7 @@ export const planFraming = (
   const base = { aspectRatio: settings.aspectRatio, sourceWidth: source.width, sourceHeight: source.height, ...output }
   const fixed = (crop: Size, point: { x: number; y: number }): ReadonlyArray<CameraKey> => [{ seconds: 0, ...windowOn(point, crop, source) }]
   if (settings.mode === "fit") return { ...base, mode: "fit", crop: { width: source.width, height: source.height }, paths: [] }
-  const found = faces === null
-    ? { samples: [], sceneCuts: [] }
-    : { ...faces, samples: faces.samples.map((s) => ({ ...s, faces: s.faces.filter((face) => inPicture(face, source)) })) }
+  const found = faces === null ? { samples: [], sceneCuts: [] } : { ...faces, samples: framedFaces(faces.samples, source) }
   if (settings.mode === "split") {
     const withFaces = found.samples.filter((s) => s.faces.length > 0)
     const apart = withFaces.filter((s) => twoApart(s.faces, single) !== null)

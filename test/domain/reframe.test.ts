@@ -62,6 +62,18 @@ describe("planFraming in face mode", () => {
     expect(windowAt(planFraming({ aspectRatio: "9:16", mode: "face" }, SOURCE, atEdge).paths[0]!, 5).x).toBe(1920 - 608)
   })
 
+  it("takes no face seen on one sample only: a larger one that flashes up beside another face does not hand the window to that one", () => {
+    // Two people, the window on the larger; a false face far larger flashes up beside the other for one sample.
+    const people = [faceAt(500, 500, 340), faceAt(1400, 500, 300)]
+    const flash = { ...faceAt(1500, 500, 500), score: 0.99 }
+    const withFlash = (at: ReadonlyArray<number>): SourceFaces => ({ samples: sampled(10, (t) => (at.includes(Math.floor(t)) ? [...people, flash] : people)), sceneCuts: [] })
+    const centres = (faces: SourceFaces) => new Set(framesOf(planFraming({ aspectRatio: "9:16", mode: "face" }, SOURCE, faces)).map((w) => w.x + 304))
+    expect(centres(withFlash([]))).toEqual(new Set([500]))
+    expect(centres(withFlash([4]))).toEqual(new Set([500]))
+    // Seen on two samples in a row, it counts as a face: the window goes to it, then stays with the person beside it.
+    expect(windowAt(planFraming({ aspectRatio: "9:16", mode: "face" }, SOURCE, withFlash([4, 5])).paths[0]!, 9).x + 304).toBe(1400)
+  })
+
   it("holds still while a face only jitters inside the dead zone", () => {
     const jitter = [0, 25, -20, 10, -30, 15, 5, -10, 20, -25]
     const faces: SourceFaces = { samples: sampled(10, (t) => [faceAt(960 + jitter[Math.floor(t)]!)]), sceneCuts: [] }
