@@ -136,7 +136,7 @@ const area = (face: FaceBox) => face.width * face.height
 const IN_PICTURE = 0.75
 
 /** Whether most of the face's box lies inside the picture: a box that overhangs it by a quarter or more is no face to follow. */
-export const inPicture = (face: FaceBox, source: Size): boolean => {
+const inPicture = (face: FaceBox, source: Size): boolean => {
   const inside = Math.max(0, Math.min(face.x + face.width, source.width) - Math.max(face.x, 0)) *
     Math.max(0, Math.min(face.y + face.height, source.height) - Math.max(face.y, 0))
   return area(face) > 0 && inside >= area(face) * IN_PICTURE
@@ -149,9 +149,9 @@ const CONFIRM_SIZE = 1.5
 
 /**
  * The faces to frame: inside the picture, and each seen again (a face of about its size, within its
- * width of it) on a sample next to its own. A person stays from one second to the next; the detector's false faces on a
- * busy picture come and go, and one of them, larger than the real faces, drew the window away. A sample
- * with no neighbour near enough keeps its faces.
+ * width of it) on a sample next to its own. A person stays from one second to the next; the detector's
+ * false faces on a busy picture come and go, and one of them, larger than the real faces, drew the
+ * window away. A sample with no neighbour near enough keeps its faces.
  */
 const framedFaces = (samples: ReadonlyArray<FaceSample>, source: Size): ReadonlyArray<FaceSample> => {
   const inside: ReadonlyArray<FaceSample> = samples.map((s) => ({ ...s, faces: s.faces.filter((face) => inPicture(face, source)) }))

@@ -89,7 +89,7 @@ const describeIssues = (error: ParseResult.ParseError): string =>
 /** Reads what a create made until it is done, drawing one progress line on stderr. */
 const WAIT_FOR: Readonly<Record<string, AnyOperation>> = { CreatedVideo: getVideo, CreatedCaptionRemoval: getCaptionRemoval, CreatedClips: getClips }
 
-/** What the progress line shows of a video or a removal; anything else in the record is left as it is. */
+/** What the progress line shows of a video, a removal or a clips record; anything else in it is left as it is. */
 const Progress = Schema.Struct({
   status: Schema.String,
   step: Schema.optional(Schema.String),
