@@ -2,8 +2,9 @@
 // through the source. In `face` mode the path follows the speaker's face (found offline on sampled
 // frames; of several, the one whose mouth moves): it holds still while the face stays inside a dead zone,
 // eases to where the face will be when it leaves it, cuts instead of panning at a scene change or a turn
-// to another speaker, and sits in the centre in a scene without a face. `split` stacks two windows, each following one of two faces far apart (an interview); `center`
-// holds one window in the middle; `fit` crops nothing and letterboxes over a blurred copy.
+// to another speaker, and sits in the centre in a scene without a face. `split` stacks two windows, each
+// following one of two faces far apart (an interview); `center` holds one window in the middle; `fit`
+// crops nothing and letterboxes over a blurred copy.
 import { Either, Schema } from "effect"
 import type { EditProblem } from "./caption-edits.ts"
 
@@ -132,6 +133,7 @@ const SPLIT_SHARE = 0.3
 
 const centreOf = (face: FaceBox) => ({ x: face.x + face.width / 2, y: face.y + face.height / 2 })
 const area = (face: FaceBox) => face.width * face.height
+const between = (a: { readonly x: number; readonly y: number }, b: { readonly x: number; readonly y: number }) => Math.hypot(a.x - b.x, a.y - b.y)
 /** The least share of a face's box inside the picture for it to count: the detector's false faces on busy patterns overhang the frame. */
 const IN_PICTURE = 0.75
 
@@ -161,7 +163,7 @@ const framedFaces = (samples: ReadonlyArray<FaceSample>, source: Size): Readonly
     const seenAgain = (face: FaceBox) => {
       const at = centreOf(face)
       const alike = (f: FaceBox) => f.height <= face.height * CONFIRM_SIZE && f.height * CONFIRM_SIZE >= face.height
-      return neighbours.some((n) => n.faces.some((f) => alike(f) && Math.hypot(centreOf(f).x - at.x, centreOf(f).y - at.y) <= face.width))
+      return neighbours.some((n) => n.faces.some((f) => alike(f) && between(centreOf(f), at) <= face.width))
     }
     return { ...sample, faces: sample.faces.filter(seenAgain) }
   })
@@ -213,7 +215,7 @@ const withTalking = (samples: ReadonlyArray<FaceSample>): ReadonlyArray<{ readon
 
 /** The mouth of the face on `sample` nearest `at` (within `reach`), if measured. */
 const sameFace = (sample: FaceSample, at: { readonly x: number; readonly y: number }, reach: number): ReadonlyArray<number> => {
-  const distance = (f: FaceBox) => Math.hypot(centreOf(f).x - at.x, centreOf(f).y - at.y)
+  const distance = (f: FaceBox) => between(centreOf(f), at)
   const [near] = sample.faces.filter((f) => distance(f) <= reach).sort((a, b) => distance(a) - distance(b))
   return near?.mouth === undefined ? [] : [near.mouth]
 }
@@ -240,7 +242,7 @@ const speakerFace: Chooser = (faces, previous) => {
   return faces
     .filter((f) => weight(f) >= weight(heaviest) / 2)
     .map(centreOf)
-    .reduce((best, c) => (Math.hypot(c.x - previous.x, c.y - previous.y) < Math.hypot(best.x - previous.x, best.y - previous.y) ? c : best))
+    .reduce((best, c) => (between(c, previous) < between(best, previous) ? c : best))
 }
 
 /** The middle value of three: one sample's stray detection (a pattern taken for a face) moves nothing. */
