@@ -2,7 +2,8 @@
 // transport serves one request and is then spent, so it needs a Server of its own per request; those
 // (and the web Request and streams the transport reads) cost more than the tool call. Here each HTTP
 // request hands its JSON-RPC messages to the one Server and waits for its answers. The HTTP checks
-// are the SDK transport's, in its order and with its codes and messages. Clients pick their own
+// are the SDK transport's, in its order and with its codes and messages (`read`); a lone tool call
+// skips the Server (mcp-route.ts, `directToolCall`). Clients pick their own
 // request ids, so two of them may send the same one at once: each request goes in under an id of the
 // process's own and its answer comes back under the client's.
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js"
@@ -28,9 +29,14 @@ export interface ExchangeAnswer {
   readonly body: unknown
 }
 
-const refused = (status: number, code: number, message: string): ExchangeAnswer => ({
-  status,
-  body: { jsonrpc: "2.0", error: { code, message }, id: null }
+/** A POST as read: refused with its answer, or its JSON-RPC messages. */
+export type Received =
+  | { readonly _tag: "Refused"; readonly answer: ExchangeAnswer }
+  | { readonly _tag: "Messages"; readonly messages: ReadonlyArray<JSONRPCMessage> }
+
+const refused = (status: number, code: number, message: string): Received => ({
+  _tag: "Refused",
+  answer: { status, body: { jsonrpc: "2.0", error: { code, message }, id: null } }
 })
 
 type Answer = JSONRPCResultResponse | JSONRPCErrorResponse
@@ -91,11 +97,10 @@ export class ExchangeTransport<C> implements Transport {
   }
 
   /**
-   * A POST to the endpoint, as the SDK's stateless transport in JSON mode answers it. A client's
-   * notifications are acknowledged and dropped: a `notifications/cancelled` would name its own request
-   * id, which may be another client's here, and none of the others means anything without a session.
+   * A POST's JSON-RPC messages, once the checks of the SDK's stateless transport in JSON mode pass;
+   * otherwise the refusal it would answer.
    */
-  async post(headers: Readonly<Record<string, string | undefined>>, body: string, context: C, abandon: AbortSignal): Promise<ExchangeAnswer> {
+  read(headers: Readonly<Record<string, string | undefined>>, body: string): Received {
     const accept = headers["accept"]
     if (accept === undefined || !accept.includes("application/json") || !accept.includes("text/event-stream")) {
       return refused(406, -32000, "Not Acceptable: Client must accept both application/json and text/event-stream")
@@ -130,6 +135,15 @@ export class ExchangeTransport<C> implements Transport {
         )
       }
     }
+    return { _tag: "Messages", messages }
+  }
+
+  /**
+   * A POST's messages through the Server, answered as the SDK's stateless transport in JSON mode answers
+   * them. A client's notifications are acknowledged and dropped: a `notifications/cancelled` would name its
+   * own request id, which may be another client's here, and none of the others means anything without a session.
+   */
+  async dispatch(messages: ReadonlyArray<JSONRPCMessage>, context: C, abandon: AbortSignal): Promise<ExchangeAnswer> {
     const requests = messages.filter(isJSONRPCRequest)
     if (requests.length === 0) return { status: 202, body: null }
     const answers = await Promise.all(requests.map((request) => this.exchange(request, context, abandon)))

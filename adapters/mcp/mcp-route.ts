@@ -6,7 +6,7 @@
 // MCP lane (mcp-lane.ts), which hands it to the same server through `answerMcp` without the middleware stack.
 import { type Headers, HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { type CallToolRequest, CallToolRequestSchema, type JSONRPCMessage, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Context, Effect, Either, Layer, Runtime } from "effect"
 import { mcpResource } from "../../domain/oauth.ts"
 import type { OAuthStore } from "../../domain/ports/oauth-store.ts"
@@ -61,6 +61,28 @@ interface Caller {
   readonly runtime: Runtime.Runtime<CatalogueServices>
 }
 
+/** A tool call for the workspace, as the Server's handler and the request's own fiber run it. */
+const callToolFor = (workspace: Workspace, request: CallToolRequest) =>
+  callTool(request.params.name, request.params.arguments).pipe(
+    Effect.provideService(CurrentWorkspace, workspace),
+    Effect.annotateLogs({ workspaceId: workspace.id })
+  )
+
+/**
+ * The POST's one message when it is a tools/call the Server would take (its request check passes and it
+ * asks for no task): the request's own fiber runs it. Through the Server, a call cost a second fiber, the
+ * SDK's dispatch with its AbortController, and a check of our own answer against the result schema,
+ * more than the tool itself for a read. Anything else goes through the Server.
+ */
+const directToolCall = (messages: ReadonlyArray<JSONRPCMessage>): (CallToolRequest & { readonly id: string | number }) | undefined => {
+  const [message] = messages
+  if (messages.length !== 1 || message === undefined || !("method" in message) || message.method !== "tools/call" || !("id" in message)) {
+    return undefined
+  }
+  const checked = CallToolRequestSchema.safeParse(message)
+  return checked.success && checked.data.params.task === undefined ? { ...checked.data, id: message.id } : undefined
+}
+
 /** The process's one MCP server: built once, tool list and validators included, and shared by every request. */
 const mcpServer = (): ExchangeTransport<Caller> => {
   const transport = new ExchangeTransport<Caller>()
@@ -70,13 +92,7 @@ const mcpServer = (): ExchangeTransport<Caller> => {
     const caller = transport.contextOf(extra.requestId)
     // Unreachable: the transport knows every request it let in until its answer leaves.
     if (caller === undefined) throw new Error("no caller for this request")
-    return Runtime.runPromise(caller.runtime)(
-      callTool(request.params.name, request.params.arguments).pipe(
-        Effect.provideService(CurrentWorkspace, caller.workspace),
-        Effect.annotateLogs({ workspaceId: caller.workspace.id })
-      ),
-      { signal: extra.signal }
-    )
+    return Runtime.runPromise(caller.runtime)(callToolFor(caller.workspace, request), { signal: extra.signal })
   })
   // Connecting to this transport only sets its callbacks: nothing to wait for.
   void server.connect(transport)
@@ -101,8 +117,13 @@ const answer = <E, R>(transport: ExchangeTransport<Caller>, request: McpRequest<
     const runtime = yield* Effect.runtime<CatalogueServices>()
     // Read under the body cap before anything parses it.
     const text = yield* request.body
-    const answered = yield* Effect.async<ExchangeAnswer>((resume, abandon) => {
-      transport.post(request.headers, text, { workspace, runtime }, abandon).then((a) => resume(Effect.succeed(a)), (e) => resume(Effect.die(e)))
+    const received = transport.read(request.headers, text)
+    const call = received._tag === "Messages" ? directToolCall(received.messages) : undefined
+    if (call !== undefined) {
+      return HttpServerResponse.unsafeJson({ jsonrpc: "2.0", id: call.id, result: yield* callToolFor(workspace, call) })
+    }
+    const answered = received._tag === "Refused" ? received.answer : yield* Effect.async<ExchangeAnswer>((resume, abandon) => {
+      transport.dispatch(received.messages, { workspace, runtime }, abandon).then((a) => resume(Effect.succeed(a)), (e) => resume(Effect.die(e)))
     })
     return answered.body === null
       ? HttpServerResponse.empty({ status: answered.status })

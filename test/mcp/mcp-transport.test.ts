@@ -138,6 +138,22 @@ describe("a stateless server", () => {
     expect(notification.status).toBe(202)
   })
 
+  it("answers a lone tool call (run in the request's fiber) as the Server answers the same call in a batch", async () => {
+    const authorization = `Bearer ${token}`
+    const call = (id: string | number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "list_art_styles", arguments: {} } })
+    const alone = await rawPost(app.baseUrl, { host, authorization }, call("lone-1"))
+    const batch = await rawPost(app.baseUrl, { host, authorization }, [call(9), { jsonrpc: "2.0", id: "p", method: "ping" }])
+    expect(alone.status).toBe(200)
+    expect(alone.body).toEqual({ jsonrpc: "2.0", id: "lone-1", result: batch.body[0].result })
+    expect(batch.body[0].id).toBe(9)
+    expect(alone.body.result.structuredContent.data.length).toBeGreaterThan(0)
+    // A call the Server's request check refuses is answered by the Server: its error, naming the field.
+    const malformed = await rawPost(app.baseUrl, { host, authorization }, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: 5 } })
+    expect(malformed.body.id).toBe(3)
+    expect(malformed.body.result).toBeUndefined()
+    expect(malformed.body.error.message).toMatch(/"name"[\s\S]*expected string/)
+  })
+
   it("answers a bad JSON body with a JSON-RPC parse error, not a crash", async () => {
     const response = await fetch(`${app.baseUrl}/mcp`, {
       method: "POST",
