@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { Clock, Config, Effect, Layer, Schema } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import { MAX_DECODED_PIXELS, tooLargeToDecode } from "../../domain/picture-limits.ts"
-import { type BurnRequest, MediaEngine, type MediaEngineShape, type ProbeResult } from "../../domain/ports/media-engine.ts"
+import { type BurnRequest, MediaEngine, type MediaEngineShape, type ProbeResult, type WipeSamples } from "../../domain/ports/media-engine.ts"
 import type { PixelBox, TextRegion } from "../../domain/text-regions.ts"
 import { type Cut, keptSpans } from "../../domain/trim.ts"
 import { assSubtitles, emojiSpots } from "./ass-subtitles.ts"
@@ -271,18 +271,35 @@ const aroundGraph = (picture: string, candidates: ReadonlyArray<FillCandidate>):
   ].join(";\n")
 
 /**
+ * The chains from the wiped picture [sampled] to the frames the check reads [samples]: `perSecond` a
+ * second, cut to the strips and stacked when there are strips, scaled as the detector samples (rgb24 as
+ * it reads them).
+ */
+const samplesChains = ({ height, perSecond, strips, width }: WipeSamples): ReadonlyArray<string> => {
+  const [rate, scale] = samplingFilters(perSecond, width, height)
+  if (strips === undefined) return [`[sampled]${rate},${scale},format=rgb24[samples]`]
+  const cut = strips.strips.map(({ box }) => `crop=${box.width}:${box.height}:${box.x}:${box.y},pad=${strips.width}:${box.height}:0:0:black`)
+  if (cut.length === 1) return [`[sampled]${rate},${cut[0]},${scale},format=rgb24[samples]`]
+  return [
+    `[sampled]${rate},split=${cut.length}${cut.map((_, k) => `[strip${k}]`).join("")}`,
+    ...cut.map((filters, k) => `[strip${k}]${filters}[cut${k}]`),
+    `${cut.map((_, k) => `[cut${k}]`).join("")}vstack=inputs=${cut.length},${scale},format=rgb24[samples]`
+  ]
+}
+
+/**
  * The wipe as a filter graph on input 0, whose picture comes out as [v]: regions with a clean patch
  * (inputs 1.., in order) get it laid over them while shown; then delogo fills the others from the pixels
  * around their boxes, watermarks first so that a caption crossing one is filled from wiped pixels.
- * A region spanning the whole video is wiped on every frame, without a time test. With `sampling`, the
- * wiped picture also goes through those filters to [samples].
+ * A region spanning the whole video is wiped on every frame, without a time test. With `samples`, the
+ * wiped picture also goes to [samples] (`samplesChains`).
  */
 const wipeGraph = (
   picture: string,
   patched: ReadonlyArray<TextRegion>,
   interpolated: ReadonlyArray<TextRegion>,
   durationSeconds: number,
-  sampling: ReadonlyArray<string> | null
+  samples: WipeSamples | undefined
 ): string => {
   const when = (region: TextRegion) =>
     region.startSeconds <= 0 && region.endSeconds >= durationSeconds ? "" : `:enable='between(t,${region.startSeconds},${region.endSeconds})'`
@@ -294,8 +311,8 @@ const wipeGraph = (
     .sort((a, b) => Number(a.kind === "caption") - Number(b.kind === "caption"))
     .map((region) => `delogo=x=${region.box.x}:y=${region.box.y}:w=${region.box.width}:h=${region.box.height}${when(region)}`)
   const wiped = `[v${patched.length}]${delogos.length === 0 ? "null" : delogos.join(",")}`
-  if (sampling === null) chains.push(`${wiped}[v]`)
-  else chains.push(`${wiped},split=2[v][sampled]`, `[sampled]${sampling.join(",")}[samples]`)
+  if (samples === undefined) chains.push(`${wiped}[v]`)
+  else chains.push(`${wiped},split=2[v][sampled]`, ...samplesChains(samples))
   return chains.join(";\n")
 }
 
@@ -504,9 +521,7 @@ export const FfmpegEngineLive = Layer.effect(
           const interpolated = regions.filter((region) => !patched.includes(region))
           const script = join(work, "wipe.txt")
           const { samples } = request
-          // rgb24 as the text detector reads frames; FFV1 keeps it exactly (as bgr0), in a fraction of the raw size.
-          const sampling = samples === undefined ? null : [...samplingFilters(samples.perSecond, samples.width, samples.height), "format=rgb24"]
-          yield* Effect.promise(() => writeFile(script, wipeGraph(picture, patched, interpolated, facts.durationSeconds, sampling)))
+          yield* Effect.promise(() => writeFile(script, wipeGraph(picture, patched, interpolated, facts.durationSeconds, samples)))
           const result = yield* run(
             ffmpeg,
             [
@@ -522,6 +537,7 @@ export const FfmpegEngineLive = Layer.effect(
               ...x264Args(preset), "-c:a", "copy",
               "-movflags", "+faststart",
               request.output,
+              // FFV1 keeps the rgb24 frames exactly (as bgr0), in a fraction of the raw size.
               ...(samples === undefined ? [] : ["-map", "[samples]", "-fps_mode", "passthrough", "-c:v", "ffv1", "-f", "nut", samples.output])
             ],
             progressLines(facts.durationSeconds, request.onProgress)

@@ -74,7 +74,7 @@ const loadModel = (modelPath: string | undefined) =>
  * (the cheap filter made for downscaling; bicubic found the same boxes). The wipe samples its own picture
  * with them too, so that the check after it sees the very pixels a scan of the result would.
  */
-export const samplingFilters = (perSecond: number, width: number, height: number): Array<string> => [
+export const samplingFilters = (perSecond: number, width: number, height: number): [rate: string, scale: string] => [
   `fps=${perSecond}`,
   `scale=${width}:${height}:flags=area`
 ]

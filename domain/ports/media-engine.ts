@@ -1,5 +1,6 @@
 import { Context, type Effect } from "effect"
 import type { CaptionTrack } from "../captions.ts"
+import type { CheckStrips } from "../check-strips.ts"
 import type { WorkFailed } from "../errors.ts"
 import type { FrameRate, RenderFormat } from "../rules.ts"
 import type { TextRegion } from "../text-regions.ts"
@@ -44,8 +45,11 @@ export interface BurnRequest {
 export interface WipeSamples {
   readonly output: string
   readonly perSecond: number
+  /** The frames' size: the picture's, or with `strips` the stack's, scaled. */
   readonly width: number
   readonly height: number
+  /** Keeps only these areas of the picture, stacked one under another (each as wide as the stack, padded black). */
+  readonly strips?: CheckStrips
 }
 
 /** A sound placed on the mix's timeline. */

@@ -1,6 +1,6 @@
 // The caption removal's check reads frames the wipe kept as it encoded (`samples`), not the decoded
 // result: those frames are the wiped picture, at the detector's size, and scan exactly as the picture
-// they were taken from would.
+// they were taken from would; or only the strips of it where text was wiped, stacked, at that scale.
 import { execFile } from "node:child_process"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -12,6 +12,7 @@ import { FfmpegEngineLive } from "../../adapters/media/ffmpeg-engine.ts"
 import { OnnxTextDetectorLive } from "../../adapters/media/onnx-text-detector.ts"
 import { MediaEngine } from "../../domain/ports/media-engine.ts"
 import { TextDetector } from "../../domain/ports/text-detector.ts"
+import { checkStrips, fromStrips } from "../../domain/check-strips.ts"
 import type { DetectedBox, PixelBox, TextRegion } from "../../domain/text-regions.ts"
 
 const run = promisify(execFile)
@@ -76,7 +77,7 @@ layer(Layer.merge(FfmpegEngineLive, OnnxTextDetectorLive), { timeout: "180 secon
       expect(fromSamples).toEqual(fromSource)
     }))
 
-  it.effect("show the picture as wiped: the wiped watermark is gone from them, the caption left alone is not", () =>
+  it.effect("show the picture as wiped: the wiped watermark is gone from them, the caption left alone is not; so do strips of them", () =>
     Effect.gen(function*() {
       const detector = yield* TextDetector
       const [first] = yield* detector.scan({ ...scanRequest(source), minScore: 0.8 })
@@ -102,6 +103,30 @@ layer(Layer.merge(FfmpegEngineLive, OnnxTextDetectorLive), { timeout: "180 secon
       for (const sample of checked) {
         expect(sample.boxes.filter((b) => overlaps(b, box))).toEqual([])
         expect(sample.boxes.some((b) => overlaps(b, caption))).toBe(true)
+      }
+
+      // Kept as strips (the wiped watermark's and the caption's areas) at the scale of the whole picture's
+      // samples: the boxes found on them, put back, are where the whole picture's were.
+      const stack = checkStrips([box, caption], W, H)!
+      const scale = detector.frameSize(W, H).width / W
+      const sampled = { width: Math.round((stack.width * scale) / 2) * 2, height: Math.round((stack.height * scale) / 2) * 2 }
+      const strips = join(dir, "strips.nut")
+      yield* (yield* MediaEngine).wipeRegions({
+        input: source,
+        output: join(dir, "strips.mp4"),
+        regions: [watermark],
+        samples: { output: strips, perSecond: 1, ...sampled, strips: stack }
+      })
+      expect(yield* Effect.promise(() => framesOf(strips))).toEqual({ codec_name: "ffv1", ...sampled, nb_read_frames: String(SECONDS) })
+      const fromStack = yield* detector.scan({ ...scanRequest(strips), ...sampled })
+      expect(fromStack.map((s) => s.atSeconds)).toEqual(checked.map((s) => s.atSeconds))
+      for (const [i, sample] of fromStack.entries()) {
+        const placed = sample.boxes.flatMap((b) => fromStrips(stack, sampled, b) ?? [])
+        expect(placed.filter((b) => overlaps(b, box))).toEqual([])
+        const whole = checked[i]!.boxes.find((b) => overlaps(b, caption))!
+        const found = placed.find((b) => overlaps(b, caption))!
+        expect(Math.abs(found.x - whole.x)).toBeLessThan(8)
+        expect(Math.abs(found.y - whole.y)).toBeLessThan(8)
       }
     }))
 })

@@ -1,8 +1,9 @@
 // The caption removal's work: fetch and store the source, probe it, find the burned-in text on
 // sampled frames and track it into regions, wipe them in one encode, then look again at the wiped
 // picture and record the share of frames where text remains. The wipe keeps the frames that look needs
-// as they go to the encoder, so the result is never decoded again. Each step is recorded in the
-// removal's `step`; each is safe to run again when a crashed job is retried (charges are posted once).
+// as they go to the encoder, so the result is never decoded again: only the strips where text was
+// wiped (domain/check-strips.ts), when they hold less than half the picture. Each step is recorded in
+// the removal's `step`; each is safe to run again when a crashed job is retried (charges are posted once).
 import { Effect, Option } from "effect"
 import { isTerminal } from "../../../domain/caption-removal.ts"
 import { WorkFailed } from "../../../domain/errors.ts"
@@ -12,6 +13,7 @@ import { TextDetector } from "../../../domain/ports/text-detector.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { removalAnalysisCredits, removalWipeCredits } from "../../../domain/pricing.ts"
 import { checkSourceLimits } from "../../../domain/rules.ts"
+import { checkStrips, fromStrips } from "../../../domain/check-strips.ts"
 import { type FrameSample, type TextRegion, trackRegions } from "../../../domain/text-regions.ts"
 import { Done, handle } from "../../kernel/job.ts"
 import { RemoveCaptions } from "../../kernel/job-catalogue.ts"
@@ -27,6 +29,8 @@ const FIND_MIN_SCORE = 0.8
 /** The check after removal looks harder (a lower threshold) at fewer frames. */
 const CHECK_SAMPLES_PER_SECOND = 1
 const CHECK_MIN_SCORE = 0.5
+
+const even = (n: number): number => Math.max(2, Math.round(n / 2) * 2)
 
 const overlaps = (a: TextRegion["box"], b: TextRegion["box"]): boolean =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
@@ -90,19 +94,33 @@ export const runCaptionRemoval = (removalId: string) =>
       }
       const output = `${dir}/clean.mp4`
       const checkFrames = `${dir}/check-frames.nut`
+      // The check looks only where text was wiped, at the scale the detection looked at the whole picture.
+      const whole = detector.frameSize(facts.width, facts.height)
+      const stack = checkStrips(regions.map((r) => r.box), facts.width, facts.height)
+      const scale = whole.width / facts.width
+      const sampled = stack === null ? whole : { width: even(stack.width * scale), height: even(stack.height * scale) }
       yield* removalWork.step(initial, "removing", Effect.gen(function*() {
         yield* chargeRemoval(removalId, "wipe", removalWipeCredits(facts.durationSeconds))
         yield* media.wipeRegions({
           input: source,
           output,
           regions,
-          samples: { output: checkFrames, perSecond: CHECK_SAMPLES_PER_SECOND, ...detector.frameSize(facts.width, facts.height) }
+          samples: { output: checkFrames, perSecond: CHECK_SAMPLES_PER_SECOND, ...sampled, ...(stack === null ? {} : { strips: stack }) }
         })
       }))
       const share = yield* removalWork.step(
         initial,
         "checking",
-        Effect.map(scan(checkFrames, CHECK_SAMPLES_PER_SECOND, CHECK_MIN_SCORE), (samples) => textRemainingShare(samples, regions))
+        Effect.map(
+          stack === null
+            ? scan(checkFrames, CHECK_SAMPLES_PER_SECOND, CHECK_MIN_SCORE)
+            // Frames already at the detector's scale: looked at as they are, their boxes put back in the picture.
+            : Effect.map(
+              detector.scan({ ...sampled, input: checkFrames, durationSeconds: facts.durationSeconds, samplesPerSecond: CHECK_SAMPLES_PER_SECOND, minScore: CHECK_MIN_SCORE }),
+              (samples) => samples.map((sample) => ({ ...sample, boxes: sample.boxes.flatMap((box) => fromStrips(stack, sampled, box) ?? []) }))
+            ),
+          (samples) => textRemainingShare(samples, regions)
+        )
       )
       const workspace = yield* (yield* WorkspaceStore).get(removal.workspaceId).pipe(Effect.map(Option.getOrThrow))
       const file = yield* storeFile(workspace, { path: output, name: "captions-removed.mp4", contentType: "video/mp4" })
