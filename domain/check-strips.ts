@@ -73,6 +73,12 @@ export const checkStrips = (boxes: ReadonlyArray<PixelBox>, width: number, heigh
   return 2 * stackWidth * top >= width * height ? null : { strips, width: stackWidth, height: top }
 }
 
+/** The stack's size scaled by `scale` (as the whole picture is for detection), on even pixels. */
+export const sampledSize = (stack: CheckStrips, scale: number): { readonly width: number; readonly height: number } => ({
+  width: Math.max(2, even(stack.width * scale + 1)),
+  height: Math.max(2, even(stack.height * scale + 1))
+})
+
 /**
  * A box found on the stack scaled to `sampled`, in the picture's pixels: in the strip its middle falls in,
  * cut to that strip. Undefined when nothing of it is inside a strip's picture (the padding right of a

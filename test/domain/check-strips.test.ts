@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { checkStrips, fromStrips, STRIP_MARGIN } from "../../domain/check-strips.ts"
+import { checkStrips, fromStrips, sampledSize, STRIP_MARGIN } from "../../domain/check-strips.ts"
 
 const [W, H] = [1080, 1920]
 const caption = { x: 100, y: 1400, width: 880, height: 120 }
@@ -32,6 +32,12 @@ describe("the check's strips", () => {
     expect(checkStrips([], W, H)).toBeNull()
     expect(checkStrips([{ x: 0, y: 0, width: W, height: H / 2 }], W, H)).toBeNull()
     expect(checkStrips([{ x: 0, y: 0, width: W, height: H / 2 - 100 }], W, H)).not.toBeNull()
+  })
+
+  it("are sampled at the whole picture's scale, on even pixels", () => {
+    const stack = checkStrips([caption, watermark], W, H)!
+    expect(sampledSize(stack, 1 / 3)).toEqual({ width: 310, height: 88 })
+    expect(sampledSize(stack, 1)).toEqual({ width: 928, height: 266 })
   })
 
   it("put a box found on the scaled stack back in the picture, in the strip its middle is in", () => {

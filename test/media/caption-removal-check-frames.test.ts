@@ -12,7 +12,7 @@ import { FfmpegEngineLive } from "../../adapters/media/ffmpeg-engine.ts"
 import { OnnxTextDetectorLive } from "../../adapters/media/onnx-text-detector.ts"
 import { MediaEngine } from "../../domain/ports/media-engine.ts"
 import { TextDetector } from "../../domain/ports/text-detector.ts"
-import { checkStrips, fromStrips } from "../../domain/check-strips.ts"
+import { checkStrips, fromStrips, sampledSize } from "../../domain/check-strips.ts"
 import type { DetectedBox, PixelBox, TextRegion } from "../../domain/text-regions.ts"
 
 const run = promisify(execFile)
@@ -109,7 +109,7 @@ layer(Layer.merge(FfmpegEngineLive, OnnxTextDetectorLive), { timeout: "180 secon
       // samples: the boxes found on them, put back, are where the whole picture's were.
       const stack = checkStrips([box, caption], W, H)!
       const scale = detector.frameSize(W, H).width / W
-      const sampled = { width: Math.round((stack.width * scale) / 2) * 2, height: Math.round((stack.height * scale) / 2) * 2 }
+      const sampled = sampledSize(stack, scale)
       const strips = join(dir, "strips.nut")
       yield* (yield* MediaEngine).wipeRegions({
         input: source,

@@ -13,7 +13,7 @@ import { TextDetector } from "../../../domain/ports/text-detector.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { removalAnalysisCredits, removalWipeCredits } from "../../../domain/pricing.ts"
 import { checkSourceLimits } from "../../../domain/rules.ts"
-import { checkStrips, fromStrips } from "../../../domain/check-strips.ts"
+import { checkStrips, fromStrips, sampledSize } from "../../../domain/check-strips.ts"
 import { type FrameSample, type TextRegion, trackRegions } from "../../../domain/text-regions.ts"
 import { Done, handle } from "../../kernel/job.ts"
 import { RemoveCaptions } from "../../kernel/job-catalogue.ts"
@@ -29,8 +29,6 @@ const FIND_MIN_SCORE = 0.8
 /** The check after removal looks harder (a lower threshold) at fewer frames. */
 const CHECK_SAMPLES_PER_SECOND = 1
 const CHECK_MIN_SCORE = 0.5
-
-const even = (n: number): number => Math.max(2, Math.round(n / 2) * 2)
 
 const overlaps = (a: TextRegion["box"], b: TextRegion["box"]): boolean =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
@@ -98,7 +96,7 @@ export const runCaptionRemoval = (removalId: string) =>
       const whole = detector.frameSize(facts.width, facts.height)
       const stack = checkStrips(regions.map((r) => r.box), facts.width, facts.height)
       const scale = whole.width / facts.width
-      const sampled = stack === null ? whole : { width: even(stack.width * scale), height: even(stack.height * scale) }
+      const sampled = stack === null ? whole : sampledSize(stack, scale)
       yield* removalWork.step(initial, "removing", Effect.gen(function*() {
         yield* chargeRemoval(removalId, "wipe", removalWipeCredits(facts.durationSeconds))
         yield* media.wipeRegions({
