@@ -2,6 +2,7 @@
 // nothing behind it), the top half (split screen over a backdrop), or a phone-shaped card centred over
 // the backdrop. The chat is drawn at the box's size, so it is never scaled in the encode.
 import { splitTopHeight } from "./timeline.ts"
+import { evenSizeBelow } from "./even-pixels.ts"
 
 export interface Box {
   readonly x: number
@@ -20,15 +21,13 @@ const CARD_SHARE = 0.9
 /** A phone screen's shape, width over height. */
 const PHONE_ASPECT = 9 / 16
 
-const even = (n: number): number => Math.max(2, Math.floor(n / 2) * 2)
-
 export const chatPlacement = (width: number, height: number, hasBackdrop: boolean, split: boolean): ChatPlacement => {
   if (split && hasBackdrop) return { _tag: "Split", box: { x: 0, y: 0, width, height: splitTopHeight(height) } }
   if (!hasBackdrop && width / height <= PHONE_ASPECT + 0.01) return { _tag: "Full", box: { x: 0, y: 0, width, height } }
-  const cardHeight = even(Math.min(height * CARD_SHARE, (width * CARD_SHARE) / PHONE_ASPECT))
-  const cardWidth = even(cardHeight * PHONE_ASPECT)
+  const cardHeight = evenSizeBelow(Math.min(height * CARD_SHARE, (width * CARD_SHARE) / PHONE_ASPECT))
+  const cardWidth = evenSizeBelow(cardHeight * PHONE_ASPECT)
   return {
     _tag: "Card",
-    box: { x: even((width - cardWidth) / 2), y: even((height - cardHeight) / 2), width: cardWidth, height: cardHeight }
+    box: { x: evenSizeBelow((width - cardWidth) / 2), y: evenSizeBelow((height - cardHeight) / 2), width: cardWidth, height: cardHeight }
   }
 }

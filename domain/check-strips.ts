@@ -3,6 +3,7 @@
 // the wiped area's, not the whole picture's (a caption band and a watermark are a tenth of a 9:16 frame).
 // Text found elsewhere would not count anyway: the check counts text over a wiped region.
 import type { DetectedBox, PixelBox } from "./text-regions.ts"
+import { evenBelow, evenSize } from "./even-pixels.ts"
 
 /** Around each wiped box, so that text reaching past its edge is seen whole. */
 export const STRIP_MARGIN = 24
@@ -20,8 +21,6 @@ export interface CheckStrips {
   readonly height: number
 }
 
-const even = (n: number): number => Math.floor(n / 2) * 2
-
 const overlapping = (a: PixelBox, b: PixelBox): boolean =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
 
@@ -33,13 +32,13 @@ const union = (a: PixelBox, b: PixelBox): PixelBox => {
 
 /** A box widened by the margin, inside the picture, on even pixels (4:2:0 chroma). */
 const widened = (box: PixelBox, width: number, height: number): PixelBox => {
-  const x = even(Math.max(0, box.x - STRIP_MARGIN))
-  const y = even(Math.max(0, box.y - STRIP_MARGIN))
+  const x = evenBelow(Math.max(0, box.x - STRIP_MARGIN))
+  const y = evenBelow(Math.max(0, box.y - STRIP_MARGIN))
   return {
     x,
     y,
-    width: even(Math.min(width, box.x + box.width + STRIP_MARGIN) - x),
-    height: even(Math.min(height, box.y + box.height + STRIP_MARGIN) - y)
+    width: evenBelow(Math.min(width, box.x + box.width + STRIP_MARGIN) - x),
+    height: evenBelow(Math.min(height, box.y + box.height + STRIP_MARGIN) - y)
   }
 }
 
@@ -75,8 +74,8 @@ export const checkStrips = (boxes: ReadonlyArray<PixelBox>, width: number, heigh
 
 /** The stack's size scaled by `scale` (as the whole picture is for detection), on even pixels. */
 export const sampledSize = (stack: CheckStrips, scale: number): { readonly width: number; readonly height: number } => ({
-  width: Math.max(2, even(stack.width * scale + 1)),
-  height: Math.max(2, even(stack.height * scale + 1))
+  width: evenSize(stack.width * scale),
+  height: evenSize(stack.height * scale)
 })
 
 /**

@@ -7,6 +7,7 @@
 // crops nothing and letterboxes over a blurred copy.
 import { Either, Schema } from "effect"
 import type { EditProblem } from "./caption-edits.ts"
+import { evenSize } from "./even-pixels.ts"
 
 export const ReframeAspect = Schema.Literal("9:16", "1:1", "4:5", "16:9").annotations({
   description: "The output's shape: `9:16` 1080x1920, `1:1` 1080x1080, `4:5` 1080x1350, `16:9` 1920x1080."
@@ -100,21 +101,20 @@ interface Size {
   readonly height: number
 }
 
-const even = (n: number): number => Math.max(2, Math.round(n / 2) * 2)
 const clamp = (n: number, low: number, high: number): number => Math.min(high, Math.max(low, n))
 
 /** The largest window of the output's shape that fits in the source. */
 export const cropSize = (source: Size, output: Size): Size =>
   source.width * output.height > output.width * source.height
-    ? { width: Math.min(source.width, even((source.height * output.width) / output.height)), height: source.height }
-    : { width: source.width, height: Math.min(source.height, even((source.width * output.height) / output.width)) }
+    ? { width: Math.min(source.width, evenSize((source.height * output.width) / output.height)), height: source.height }
+    : { width: source.width, height: Math.min(source.height, evenSize((source.width * output.height) / output.width)) }
 
 /** A split's window (half the output's height): no wider than half the source, so two faces apart fill one each. */
 const splitCrop = (source: Size, output: Size): Size => {
   const half = { width: output.width, height: output.height / 2 }
   const widest = cropSize(source, half)
-  const width = Math.min(widest.width, even(source.width / 2))
-  return { width, height: Math.min(source.height, even((width * half.height) / half.width)) }
+  const width = Math.min(widest.width, evenSize(source.width / 2))
+  return { width, height: Math.min(source.height, evenSize((width * half.height) / half.width)) }
 }
 
 /** The window holds still while the face stays within this share of the window's size from where it was framed. */

@@ -8,6 +8,7 @@ import { FootageMaker, type FootageRequest } from "../../domain/ports/footage-ma
 import { x264Args } from "../media/ffmpeg-engine.ts"
 import { lastError, QUIET } from "../media/ffmpeg-process.ts"
 import { gameFrames, type GameFrames } from "./game-frames.ts"
+import { evenSize } from "../../domain/even-pixels.ts"
 
 const MIN_SIDE = 16
 const MAX_SIDE = 4096
@@ -21,12 +22,10 @@ const STDERR_TAIL_CHARS = 16_000
  */
 const FOOTAGE_PRESET = "ultrafast"
 
-const even = (n: number): number => Math.max(2, Math.round(n / 2) * 2)
-
 /** The size frames are drawn at: the asked size, or the same shape with fewer pixels. */
 const drawnSize = (width: number, height: number): { width: number; height: number } => {
   const k = Math.min(1, Math.sqrt(MAX_DRAWN_PIXELS / (width * height)))
-  return k === 1 ? { width, height } : { width: even(width * k), height: even(height * k) }
+  return k === 1 ? { width, height } : { width: evenSize(width * k), height: evenSize(height * k) }
 }
 
 const invalid = (request: FootageRequest): string | undefined => {

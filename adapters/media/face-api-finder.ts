@@ -14,6 +14,7 @@ import { FaceFinder, type FaceSearch } from "../../domain/ports/face-finder.ts"
 import type { FaceBox, FaceSample, SourceFaces } from "../../domain/reframe.ts"
 import { filterValue, lastError, QUIET } from "./ffmpeg-process.ts"
 import { framePipe } from "./frame-reader.ts"
+import { evenSize } from "../../domain/even-pixels.ts"
 
 /** Frames looked at a second: a speaker moves little in a second, and the path runs smoothly between. */
 const SAMPLES_PER_SECOND = 1
@@ -62,12 +63,10 @@ export const stillAround = (last: Detected, rgb: Buffer, width: number, height: 
     return count > 0 && sum / count < STILL_BELOW
   })
 
-const even = (n: number): number => Math.max(2, Math.round(n / 2) * 2)
-
 const analysisSize = (width: number, height: number) =>
   width >= height
-    ? { width: LONG_SIDE, height: even((LONG_SIDE * height) / width) }
-    : { width: even((LONG_SIDE * width) / height), height: LONG_SIDE }
+    ? { width: LONG_SIDE, height: evenSize((LONG_SIDE * height) / width) }
+    : { width: evenSize((LONG_SIDE * width) / height), height: LONG_SIDE }
 
 interface Detector {
   /** `mouths`: each face's mouth opening too (its landmarks: about 10 ms a face). */

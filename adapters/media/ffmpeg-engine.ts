@@ -15,6 +15,7 @@ import { framingFilters } from "./framing-filters.ts"
 import { AAC_ARGS, lastError, progressLines, QUIET, spawnTool } from "./ffmpeg-process.ts"
 import { samplingFilters } from "./onnx-text-detector.ts"
 import { spanLoudness } from "./word-loudness.ts"
+import { evenSizeBelow } from "../../domain/even-pixels.ts"
 
 export const DEFAULT_X264_PRESET = "veryfast"
 
@@ -76,9 +77,6 @@ const OVERSIZED = /Picture size (\d+)x(\d+) exceeds specified max pixel count/
 
 /** Every decode is capped: a picture above the largest any kind may have is refused, not decoded. */
 const MAX_PIXELS_ARGS = ["-max_pixels", String(MAX_DECODED_PIXELS)]
-
-/** H.264 in yuv420p needs even dimensions. */
-const even = (n: number): number => Math.max(2, Math.floor(n / 2) * 2)
 
 /** How long the sound takes to fade out before a cut and in after it: short enough to hear nothing, long enough for no click. */
 const CUT_FADE_SECONDS = 0.01
@@ -198,7 +196,7 @@ const RING = 4
 
 /** The picture every wipe works on: 8-bit 4:2:0 (what the encode writes), cut to even sides. */
 const wipePicture = (width: number, height: number): string =>
-  width % 2 === 0 && height % 2 === 0 ? "format=yuv420p" : `format=yuv420p,crop=${even(width)}:${even(height)}:0:0`
+  width % 2 === 0 && height % 2 === 0 ? "format=yuv420p" : `format=yuv420p,crop=${evenSizeBelow(width)}:${evenSizeBelow(height)}:0:0`
 
 /** A box inside the frame's margin on even pixels (4:2:0 chroma), or null when nothing of it is left. */
 const wipeBox = (box: PixelBox, width: number, height: number): PixelBox | null => {
@@ -443,7 +441,7 @@ export const FfmpegEngineLive = Layer.effect(
         // A framing crops and scales on the source's own timeline, before the cuts and the frame rate.
         const head = framed?.chains("0:v:0", "framed") ?? []
         const source = framed === null ? "0:v:0" : "framed"
-        const picture = [...(framed === null ? [`scale=${even(request.width)}:${even(request.height)}`] : []), "setsar=1", `fps=${request.frameRate}`]
+        const picture = [...(framed === null ? [`scale=${evenSizeBelow(request.width)}:${evenSizeBelow(request.height)}`] : []), "setsar=1", `fps=${request.frameRate}`]
         if (cuts.length > 0) picture.push(...cutPicture(cuts, request.frameRate))
         // Greenscreen keeps the export's timing and sound (the cuts included) and only paints its picture over.
         if (request.format === "greenscreen") picture.push("drawbox=x=0:y=0:w=iw:h=ih:color=0x00FF00:t=fill")

@@ -11,6 +11,7 @@ import { measureCaptionText } from "./caption-text-measure.ts"
 import { type EmojiOverlays, emojiOverlays } from "./emoji-overlays.ts"
 import { DEFAULT_X264_PRESET, x264Args } from "./ffmpeg-engine.ts"
 import { AAC_ARGS, QUIET, filterValue, lastError, progressLines, spawnTool } from "./ffmpeg-process.ts"
+import { evenSize } from "../../domain/even-pixels.ts"
 
 const GREEN: PlainVisual = { _tag: "Colour", hex: "#00FF00" }
 const FADE_SECONDS = 0.5
@@ -22,7 +23,6 @@ const AUDIO_RATE = 48_000
 const TEXT_FONT = "DejaVu Sans"
 
 const hex = (colour: string): string => `0x${colour.slice(1)}`
-const even = (n: number): number => Math.max(2, Math.round(n / 2) * 2)
 
 /** A filter graph under construction: inputs, chains, and the files they read. */
 interface Graph {
@@ -82,7 +82,7 @@ const visualFrames = (graph: Graph, visual: PlainVisual, width: number, height: 
       // A single frame in (an animated picture cut to its first), flattened once, then moved frame by frame.
       const input = addInput(graph, ["-i", visual.path])
       const { zoom, filters } = kenBurns(visual.motion, width, height, frames, rate)
-      const [w, h] = [even(width * zoom), even(height * zoom)]
+      const [w, h] = [evenSize(width * zoom), evenSize(height * zoom)]
       const picture = addChain(graph, [`${input}:v`], `trim=end_frame=1,${cover(w, h)},format=rgba`)
       const canvas = addChain(graph, [], `color=c=${hex(background)}:s=${w}x${h}:r=${rate},trim=end_frame=1`)
       return addChain(
@@ -150,7 +150,7 @@ const addOverlay = (graph: Graph, under: string, overlay: Overlay, width: number
     }
     case "Image": {
       const input = addInput(graph, ["-i", overlay.path])
-      const picture = addChain(graph, [`${input}:v`], `scale=${even(overlay.width * width)}:-2,format=rgba`)
+      const picture = addChain(graph, [`${input}:v`], `scale=${evenSize(overlay.width * width)}:-2,format=rgba`)
       // One frame: overlay repeats it to the end of the scene.
       return addChain(graph, [under, picture], `overlay=x=${Math.round(overlay.x * width)}:y=${Math.round(overlay.y * height)}:format=auto`)
     }

@@ -4,8 +4,7 @@
 // the whole picture over a blurred, enlarged copy of itself.
 import { type Framing, windowAt } from "../../domain/reframe.ts"
 import { filterValue } from "./ffmpeg-process.ts"
-
-const even = (n: number): number => Math.max(2, Math.round(n / 2) * 2)
+import { evenSize } from "../../domain/even-pixels.ts"
 
 /** The blurred background is drawn this many times smaller than the output, then enlarged: the blur costs little and looks the same. */
 const BACKGROUND_SHRINK = 12
@@ -36,7 +35,7 @@ const pathCommands = (framing: Framing, p: number, frameRate: number, durationSe
 export const framingFilters = (framing: Framing, prefix: string, frameRate: number, durationSeconds: number): FramingFilters => {
   const { width, height, crop } = framing
   if (framing.mode === "fit") {
-    const [w, h] = [even(width / BACKGROUND_SHRINK), even(height / BACKGROUND_SHRINK)]
+    const [w, h] = [evenSize(width / BACKGROUND_SHRINK), evenSize(height / BACKGROUND_SHRINK)]
     return {
       files: [],
       chains: (from, out) => [
@@ -56,7 +55,7 @@ export const framingFilters = (framing: Framing, prefix: string, frameRate: numb
     return `crop@window${p}=${crop.width}:${crop.height}:${start.x}:${start.y},scale=${width}:${h}`
   }
   if (framing.mode === "split") {
-    const top = even(height / 2)
+    const top = evenSize(height / 2)
     return {
       files,
       chains: (from, out) => [

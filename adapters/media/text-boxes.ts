@@ -1,6 +1,7 @@
 // DBNet post-processing for the PP-OCR text detection model, without OpenCV: the frame's pixels in the
 // layout the model expects, and the probability map it returns turned into scored boxes in video pixels.
 import type { DetectedBox } from "../../domain/text-regions.ts"
+import { evenSize } from "../../domain/even-pixels.ts"
 
 /** How a video frame is fitted into the model's input: scaled keeping its aspect, then padded right and bottom. */
 export interface ModelFrame {
@@ -13,13 +14,12 @@ export interface ModelFrame {
 }
 
 const roundUp = (value: number, step: number) => Math.ceil(value / step) * step
-const even = (value: number) => Math.max(2, Math.round(value / 2) * 2)
 
 /** Fits a width x height video into a model input whose longer side is at most `maxSide` (never upscaled). */
 export const modelFrame = (width: number, height: number, maxSide: number): ModelFrame => {
   const scale = Math.min(1, maxSide / Math.max(width, height))
-  const scaledWidth = even(width * scale)
-  const scaledHeight = even(height * scale)
+  const scaledWidth = evenSize(width * scale)
+  const scaledHeight = evenSize(height * scale)
   return { scaledWidth, scaledHeight, width: roundUp(scaledWidth, 32), height: roundUp(scaledHeight, 32) }
 }
 
