@@ -1,6 +1,6 @@
 import { Context, type Effect } from "effect"
 import type { CaptionTrack } from "../captions.ts"
-import type { CheckStrips } from "../check-strips.ts"
+import type { CheckStrips } from "../removal-check.ts"
 import type { WorkFailed } from "../errors.ts"
 import type { FrameRate, RenderFormat } from "../rules.ts"
 import type { TextRegion } from "../text-regions.ts"

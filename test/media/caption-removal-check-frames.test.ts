@@ -12,7 +12,7 @@ import { FfmpegEngineLive } from "../../adapters/media/ffmpeg-engine.ts"
 import { OnnxTextDetectorLive } from "../../adapters/media/onnx-text-detector.ts"
 import { MediaEngine } from "../../domain/ports/media-engine.ts"
 import { TextDetector } from "../../domain/ports/text-detector.ts"
-import { checkStrips, fromStrips, sampledSize } from "../../domain/check-strips.ts"
+import { checkStrips, fromStrips, sampledSize } from "../../domain/removal-check.ts"
 import type { DetectedBox, PixelBox, TextRegion } from "../../domain/text-regions.ts"
 
 const run = promisify(execFile)

@@ -2,7 +2,7 @@
 // sampled frames and track it into regions, wipe them in one encode, then look again at the wiped
 // picture and record the share of frames where text remains. The wipe keeps the frames that look needs
 // as they go to the encoder, so the result is never decoded again: only the strips where text was
-// wiped (domain/check-strips.ts), when they hold less than half the picture. Each step is recorded in
+// wiped (domain/removal-check.ts), when they hold less than half the picture. Each step is recorded in
 // the removal's `step`; each is safe to run again when a crashed job is retried (charges are posted once).
 import { Effect, Option } from "effect"
 import { isTerminal } from "../../../domain/caption-removal.ts"
@@ -13,8 +13,8 @@ import { TextDetector } from "../../../domain/ports/text-detector.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { removalAnalysisCredits, removalWipeCredits } from "../../../domain/pricing.ts"
 import { checkSourceLimits } from "../../../domain/rules.ts"
-import { checkStrips, fromStrips, sampledSize } from "../../../domain/check-strips.ts"
-import { type FrameSample, type TextRegion, trackRegions } from "../../../domain/text-regions.ts"
+import { checkStrips, fromStrips, sampledSize, textRemainingShare } from "../../../domain/removal-check.ts"
+import { trackRegions } from "../../../domain/text-regions.ts"
 import { Done, handle } from "../../kernel/job.ts"
 import { RemoveCaptions } from "../../kernel/job-catalogue.ts"
 import { removalWork } from "../../kernel/removal-work.ts"
@@ -29,20 +29,6 @@ const FIND_MIN_SCORE = 0.8
 /** The check after removal looks harder (a lower threshold) at fewer frames. */
 const CHECK_SAMPLES_PER_SECOND = 1
 const CHECK_MIN_SCORE = 0.5
-
-const overlaps = (a: TextRegion["box"], b: TextRegion["box"]): boolean =>
-  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
-
-/** The share of samples on which text is still found where a region was wiped while it was present. */
-export const textRemainingShare = (samples: ReadonlyArray<FrameSample>, regions: ReadonlyArray<TextRegion>): number => {
-  if (samples.length === 0) return 0
-  const remaining = samples.filter((sample) =>
-    sample.boxes.some((box) =>
-      regions.some((r) => sample.atSeconds >= r.startSeconds && sample.atSeconds <= r.endSeconds && overlaps(box, r.box))
-    )
-  )
-  return remaining.length / samples.length
-}
 
 export const runCaptionRemoval = (removalId: string) =>
   withScratchDir(`removal-${removalId}`, (dir) =>

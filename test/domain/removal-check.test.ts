@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { checkStrips, fromStrips, sampledSize, STRIP_MARGIN } from "../../domain/check-strips.ts"
+import { checkStrips, fromStrips, sampledSize, STRIP_MARGIN, textRemainingShare } from "../../domain/removal-check.ts"
 
 const [W, H] = [1080, 1920]
 const caption = { x: 100, y: 1400, width: 880, height: 120 }
@@ -50,5 +50,21 @@ describe("the check's strips", () => {
     expect(fromStrips(stack, sampled, { x: 0, y: 35, width: 20, height: 20, score: 0.5 })).toEqual({ x: 16, y: 66 + 70, width: 40, height: 28, score: 0.5 })
     // Right of the narrower first strip there is only padding.
     expect(fromStrips(stack, sampled, { x: 300, y: 10, width: 20, height: 10, score: 0.9 })).toBeUndefined()
+  })
+})
+
+describe("the share of checked frames with text left", () => {
+  it("counts a frame whose text lies over a region wiped at that time, and nothing else", () => {
+    const region = { kind: "caption" as const, box: caption, startSeconds: 1, endSeconds: 3, score: 0.9 }
+    const over = { x: 200, y: 1420, width: 100, height: 40, score: 0.6 }
+    const elsewhere = { x: 200, y: 600, width: 100, height: 40, score: 0.9 }
+    const samples = [
+      { atSeconds: 0.5, boxes: [over] },
+      { atSeconds: 1.5, boxes: [over] },
+      { atSeconds: 2.5, boxes: [elsewhere] },
+      { atSeconds: 3.5, boxes: [] }
+    ]
+    expect(textRemainingShare(samples, [region])).toBe(0.25)
+    expect(textRemainingShare([], [region])).toBe(0)
   })
 })

@@ -1,8 +1,9 @@
-// Where the check after a wipe looks: only where text was wiped. Each wiped box, widened by a margin, is
-// cut out of the sampled frame and the strips are stacked one under another, so the detector's work is
-// the wiped area's, not the whole picture's (a caption band and a watermark are a tenth of a 9:16 frame).
-// Text found elsewhere would not count anyway: the check counts text over a wiped region.
-import type { DetectedBox, PixelBox } from "./text-regions.ts"
+// The check after a caption removal's wipe: what it measures (the share of frames where text is found
+// over a wiped region while it was present), and where it looks: only where text was wiped. Each wiped
+// box, widened by a margin, is cut out of the sampled frame and the strips are stacked one under another,
+// so the detector's work is the wiped area's, not the whole picture's (a caption band and a watermark are
+// a tenth of a 9:16 frame). Text found elsewhere would not count anyway.
+import type { DetectedBox, FrameSample, PixelBox, TextRegion } from "./text-regions.ts"
 import { evenBelow, evenSize } from "./even-pixels.ts"
 
 /** Around each wiped box, so that text reaching past its edge is seen whole. */
@@ -23,6 +24,17 @@ export interface CheckStrips {
 
 const overlapping = (a: PixelBox, b: PixelBox): boolean =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+
+/** The share of samples on which text is still found where a region was wiped while it was present. */
+export const textRemainingShare = (samples: ReadonlyArray<FrameSample>, regions: ReadonlyArray<TextRegion>): number => {
+  if (samples.length === 0) return 0
+  const remaining = samples.filter((sample) =>
+    sample.boxes.some((box) =>
+      regions.some((r) => sample.atSeconds >= r.startSeconds && sample.atSeconds <= r.endSeconds && overlapping(box, r.box))
+    )
+  )
+  return remaining.length / samples.length
+}
 
 const union = (a: PixelBox, b: PixelBox): PixelBox => {
   const x = Math.min(a.x, b.x)
