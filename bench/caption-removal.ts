@@ -8,7 +8,6 @@
 // where text remains, and PSNR against the same clip made without text (inside the wiped regions) and
 // against the source (outside them, beside the plain re-encode's own loss there). BENCH_RUNS=n runs (a) max(2, n) times and (b) n times (default 1).
 import { execFile } from "node:child_process"
-import { openAsBlob } from "node:fs"
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -18,6 +17,7 @@ import { x264Args } from "../adapters/media/ffmpeg-engine.ts"
 import { psnr, readFrame, within } from "../test/support/clips.ts"
 import { SCRIPT, stepTimings } from "./caption-render.ts"
 import { type Figure, isEntryPoint, median, report } from "./figures.ts"
+import { postForm } from "./post-form.ts"
 import { type ServiceProcess, startService } from "./service-process.ts"
 
 const run = promisify(execFile)
@@ -100,13 +100,11 @@ interface RemovalObject {
 
 const removeCaptions = async (service: ServiceProcess, path: string) => {
   const auth = { authorization: `Bearer ${service.token}` }
-  const form = new FormData()
-  form.append("file", await openAsBlob(path, { type: "video/mp4" }), "clip.mp4")
   const started = performance.now()
-  const created = await fetch(`${service.baseUrl}/v1/caption-remover`, { method: "POST", headers: auth, body: form })
+  const created = await postForm(`${service.baseUrl}/v1/caption-remover`, auth, { path, contentType: "video/mp4" })
   const uploadSeconds = seconds(performance.now() - started)
-  const body = await created.text()
-  if (!created.ok) throw new Error(`POST /v1/caption-remover answered ${created.status}: ${body.slice(0, 500)}`)
+  const { body } = created
+  if (created.status < 200 || created.status > 299) throw new Error(`POST /v1/caption-remover answered ${created.status}: ${body.slice(0, 500)}`)
   const { id } = JSON.parse(body) as RemovalObject
   let lastStep = ""
   for (;;) {

@@ -7,7 +7,6 @@
 //   (e) burnCaptions with an emoji beside every line, against the same captions without
 // BENCH_RUNS=n runs (a) and (b) max(2, n) times each, alternating, and (c) n times (default 1).
 import { execFile } from "node:child_process"
-import { openAsBlob } from "node:fs"
 import { mkdtemp, rm, stat } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -19,6 +18,7 @@ import { BUILT_IN_TEMPLATES, type CaptionPage, type CaptionStyle, DEFAULT_TEMPLA
 import { MediaEngine } from "../domain/ports/media-engine.ts"
 import { speak } from "../test/support/festival.ts"
 import { type Figure, isEntryPoint, median, report } from "./figures.ts"
+import { postForm } from "./post-form.ts"
 import { type ServiceProcess, startService } from "./service-process.ts"
 
 const run = promisify(execFile)
@@ -134,15 +134,11 @@ export const pipeline = async (
   { timeoutMs = PIPELINE_TIMEOUT_MS, pollMs = 100, fields = {} }: PipelineOptions = {}
 ): Promise<PipelineRun> => {
   const auth = { authorization: `Bearer ${service.token}` }
-  const form = new FormData()
-  form.append("file", await openAsBlob(clip.path, { type: "video/mp4" }), "clip.mp4")
-  form.append("render", "{}")
-  for (const [name, value] of Object.entries(fields)) form.append(name, value)
   const started = performance.now()
-  const created = await fetch(`${service.baseUrl}/v1/caption-videos`, { method: "POST", headers: auth, body: form })
+  const created = await postForm(`${service.baseUrl}/v1/caption-videos`, auth, { path: clip.path, contentType: "video/mp4" }, { render: "{}", ...fields })
   const uploadSeconds = seconds(performance.now() - started)
-  const body = await created.text()
-  if (!created.ok) throw new Error(`POST /v1/caption-videos answered ${created.status}: ${body.slice(0, 500)}`)
+  const { body } = created
+  if (created.status < 200 || created.status > 299) throw new Error(`POST /v1/caption-videos answered ${created.status}: ${body.slice(0, 500)}`)
   const { id } = JSON.parse(body) as VideoObject
   for (;;) {
     const video = (await (await fetch(`${service.baseUrl}/v1/videos/${id}`, { headers: auth })).json()) as VideoObject

@@ -1,14 +1,12 @@
 // How much memory the server needs to take a 500 MB multipart upload: the upload must stream to
 // disk, so the server's resident set should grow by far less than the file (target <= 100 MB).
-import { createReadStream } from "node:fs"
 import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises"
-import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { pipeline } from "node:stream/promises"
 import { setTimeout as sleep } from "node:timers/promises"
 import { MAX_SOURCE_BYTES } from "../domain/rules.ts"
 import { type Figure, isEntryPoint, report } from "./figures.ts"
+import { postForm } from "./post-form.ts"
 import { liveMemoryOf } from "./process-memory.ts"
 import { type ServiceProcess, startService } from "./service-process.ts"
 
@@ -16,52 +14,16 @@ const BENCH = "upload-memory"
 /** Exactly the API's limit: the largest upload a user may send. */
 const FILE_BYTES = MAX_SOURCE_BYTES
 const SAMPLE_EVERY_MS = 50
-const READ_CHUNK_BYTES = 1024 * 1024
 
 /** Writing 5 to clear_refs resets VmHWM to the current RSS, so the peak covers the upload alone. */
 const resetPeak = (pid: number): Promise<boolean> =>
   writeFile(`/proc/${pid}/clear_refs`, "5").then(() => true, () => false)
 
-interface Upload {
-  readonly status: number
-  readonly body: string
-  readonly seconds: number
-}
-
-/** One multipart `file` part streamed from disk with node:http; Content-Length is declared up front. */
-const upload = (service: ServiceProcess, path: string, bytes: number): Promise<Upload> => {
-  const boundary = `----bench${Math.random().toString(36).slice(2)}`
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="zeros.mp4"\r\nContent-Type: video/mp4\r\n\r\n`
-  )
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`)
-  const url = new URL("/v1/caption-videos", service.baseUrl)
+/** The upload's answer and how long it took. */
+const upload = async (service: ServiceProcess, path: string) => {
   const started = performance.now()
-  return new Promise((done, fail) => {
-    const req = request(url, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${service.token}`,
-        "content-type": `multipart/form-data; boundary=${boundary}`,
-        "content-length": String(head.length + bytes + tail.length)
-      }
-    })
-    req.once("response", (res) => {
-      const chunks: Array<Buffer> = []
-      res.on("data", (c: Buffer) => chunks.push(c))
-      res.once("end", () =>
-        done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), seconds: (performance.now() - started) / 1000 }))
-      res.once("error", fail)
-    })
-    req.once("error", fail)
-    const body = async function*() {
-      yield head
-      yield* createReadStream(path, { highWaterMark: READ_CHUNK_BYTES })
-      yield tail
-    }
-    // A server that answers early (an error) may close the socket mid-body; the response says why.
-    pipeline(body, req).catch(() => undefined)
-  })
+  const answer = await postForm(new URL("/v1/caption-videos", service.baseUrl).href, { authorization: `Bearer ${service.token}` }, { path, contentType: "video/mp4" })
+  return { ...answer, seconds: (performance.now() - started) / 1000 }
 }
 
 /** Decimal megabytes, the unit of the 500 MB limit and of the 100 MB target. */
@@ -77,7 +39,7 @@ export const uploadMemory = async (): Promise<ReadonlyArray<Figure>> => {
     // Warm-up: a small authenticated multipart upload loads and compiles every code path the big one takes.
     const warmFile = join(dir, "warm.mp4")
     await writeFile(warmFile, Buffer.alloc(64 * 1024))
-    const warm = await upload(service, warmFile, 64 * 1024)
+    const warm = await upload(service, warmFile)
     console.log(`${BENCH}: warm-up upload answered ${warm.status}`)
     await sleep(1_000)
     const before = await liveMemoryOf(service.pid)
@@ -93,7 +55,7 @@ export const uploadMemory = async (): Promise<ReadonlyArray<Figure>> => {
         sampledPeak = Math.max(sampledPeak, m.rss)
       }, () => undefined)
     }, SAMPLE_EVERY_MS)
-    const result = await upload(service, file, FILE_BYTES).finally(() => clearInterval(sampler))
+    const result = await upload(service, file).finally(() => clearInterval(sampler))
     const after = await liveMemoryOf(service.pid)
     // VmHWM catches a peak between two samples; without the reset it may predate the upload.
     const peak = peakReset ? Math.max(sampledPeak, after.hwm) : Math.max(sampledPeak, after.hwm > before.hwm ? after.hwm : 0)

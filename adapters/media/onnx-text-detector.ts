@@ -82,14 +82,16 @@ export const samplingFilters = (perSecond: number, width: number, height: number
 /**
  * One ffmpeg run that decodes the video and writes `samplesPerSecond` frames a second, scaled and padded
  * to the model's input, as raw rgb24. H.264's deblocking is skipped (10-20% of its decode): its smoothing
- * of block edges is averaged away when the frame is scaled down to be looked at.
+ * of block edges is averaged away when the frame is scaled down to be looked at. So are the frames no
+ * other frame refers to (a third of an x264 source's decode): the fps filter then takes the last decoded
+ * frame before a sample's time, a frame or two earlier at most, well inside the sample's span.
  */
 const sampler = (binary: string, request: ScanRequest, frame: ModelFrame) => {
   const filters = [
     ...samplingFilters(request.samplesPerSecond, frame.scaledWidth, frame.scaledHeight),
     `pad=${frame.width}:${frame.height}:0:0:black`
   ]
-  const args = [...QUIET, "-skip_loop_filter", "all", "-i", request.input, "-map", "0:v:0", "-vf", filters.join(","), "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"]
+  const args = [...QUIET, "-skip_loop_filter", "all", "-skip_frame", "noref", "-i", request.input, "-map", "0:v:0", "-vf", filters.join(","), "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"]
   return framePipe(binary, args, frame.width * frame.height * 3)
 }
 
