@@ -4,6 +4,9 @@
 /** The even number at or below `n`: a place, or an edge that must stay where it is or inside. */
 export const evenBelow = (n: number): number => Math.floor(n / 2) * 2
 
+/** The even number at or above `n`: an edge that must take in all of what it bounds. */
+export const evenAbove = (n: number): number => Math.ceil(n / 2) * 2
+
 /** The even size nearest `n`, at least 2. */
 export const evenSize = (n: number): number => Math.max(2, Math.round(n / 2) * 2)
 

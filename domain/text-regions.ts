@@ -1,6 +1,7 @@
 // Burned-in text found in a video: boxes detected on sampled frames, tracked over time into regions
 // to wipe: watermarks and logos (static, present the whole video) and captions (present for a span).
 import { Schema } from "effect"
+import { evenAbove, evenBelow } from "./even-pixels.ts"
 
 /** A box of text found on one sampled frame, in the video's pixels. */
 export interface DetectedBox {
@@ -239,8 +240,8 @@ export const trackRegions = (samples: ReadonlyArray<FrameSample>, options: Track
 
 /** The text's box grown by `padding`, kept EDGE_MARGIN inside the frame, on even pixels; null when nothing is left. */
 const padded = (rect: Rect, padding: number, width: number, height: number): PixelBox | null => {
-  const low = (v: number) => Math.max(EDGE_MARGIN, Math.floor((v - padding) / 2) * 2)
-  const high = (v: number, side: number) => Math.min(Math.floor((side - EDGE_MARGIN) / 2) * 2, Math.ceil((v + padding) / 2) * 2)
+  const low = (v: number) => Math.max(EDGE_MARGIN, evenBelow(v - padding))
+  const high = (v: number, side: number) => Math.min(evenBelow(side - EDGE_MARGIN), evenAbove(v + padding))
   const x = low(rect.x1)
   const y = low(rect.y1)
   const x2 = high(rect.x2, width)

@@ -15,7 +15,7 @@ import { framingFilters } from "./framing-filters.ts"
 import { AAC_ARGS, lastError, progressLines, QUIET, spawnTool } from "./ffmpeg-process.ts"
 import { samplingFilters } from "./onnx-text-detector.ts"
 import { spanLoudness } from "./word-loudness.ts"
-import { evenSizeBelow } from "../../domain/even-pixels.ts"
+import { evenAbove, evenBelow, evenSizeBelow } from "../../domain/even-pixels.ts"
 
 export const DEFAULT_X264_PRESET = "veryfast"
 
@@ -200,10 +200,10 @@ const wipePicture = (width: number, height: number): string =>
 
 /** A box inside the frame's margin on even pixels (4:2:0 chroma), or null when nothing of it is left. */
 const wipeBox = (box: PixelBox, width: number, height: number): PixelBox | null => {
-  const x = Math.max(WIPE_MARGIN, Math.floor(box.x / 2) * 2)
-  const y = Math.max(WIPE_MARGIN, Math.floor(box.y / 2) * 2)
-  const x2 = Math.min(Math.floor((width - WIPE_MARGIN) / 2) * 2, Math.ceil((box.x + box.width) / 2) * 2)
-  const y2 = Math.min(Math.floor((height - WIPE_MARGIN) / 2) * 2, Math.ceil((box.y + box.height) / 2) * 2)
+  const x = Math.max(WIPE_MARGIN, evenBelow(box.x))
+  const y = Math.max(WIPE_MARGIN, evenBelow(box.y))
+  const x2 = Math.min(evenBelow(width - WIPE_MARGIN), evenAbove(box.x + box.width))
+  const y2 = Math.min(evenBelow(height - WIPE_MARGIN), evenAbove(box.y + box.height))
   return x2 > x && y2 > y ? { x, y, width: x2 - x, height: y2 - y } : null
 }
 

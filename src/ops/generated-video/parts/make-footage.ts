@@ -1,6 +1,7 @@
 // Built-in footage (a gameplay video's, or a chat's or quiz's backdrop): the seeded mini-game played
 // for as long as the video lasts, stored once (the caller saves its id, so a retried job finds it made).
 import { Effect, Option } from "effect"
+import { evenSize } from "../../../../domain/even-pixels.ts"
 import type { GameKind } from "../../../../domain/gameplay.ts"
 import { FootageMaker } from "../../../../domain/ports/footage-maker.ts"
 import { VideoStore } from "../../../../domain/ports/video-store.ts"
@@ -16,7 +17,7 @@ const FOOTAGE_FRAME_RATE = 30
  */
 const FOOTAGE_SCALE = 0.5
 
-const evenPixels = (n: number): number => Math.max(2, Math.round((n * FOOTAGE_SCALE) / 2) * 2)
+const scaled = (n: number): number => evenSize(n * FOOTAGE_SCALE)
 
 export const makeFootage = (video: VideoRecord, seed: number, game: GameKind, dir: string) =>
   Effect.gen(function*() {
@@ -27,8 +28,8 @@ export const makeFootage = (video: VideoRecord, seed: number, game: GameKind, di
       game,
       seed,
       seconds: length,
-      width: evenPixels(video.width ?? 1080),
-      height: evenPixels(video.height ?? 1920),
+      width: scaled(video.width ?? 1080),
+      height: scaled(video.height ?? 1920),
       frameRate: FOOTAGE_FRAME_RATE,
       outputMp4: output
     })
