@@ -104,7 +104,7 @@ const removeCaptions = async (service: ServiceProcess, path: string) => {
   const created = await postForm(`${service.baseUrl}/v1/caption-remover`, auth, { path, contentType: "video/mp4" })
   const uploadSeconds = seconds(performance.now() - started)
   const { body } = created
-  if (created.status < 200 || created.status > 299) throw new Error(`POST /v1/caption-remover answered ${created.status}: ${body.slice(0, 500)}`)
+  if (!created.ok) throw new Error(`POST /v1/caption-remover answered ${created.status}: ${body.slice(0, 500)}`)
   const { id } = JSON.parse(body) as RemovalObject
   let lastStep = ""
   for (;;) {

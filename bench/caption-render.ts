@@ -138,7 +138,7 @@ export const pipeline = async (
   const created = await postForm(`${service.baseUrl}/v1/caption-videos`, auth, { path: clip.path, contentType: "video/mp4" }, { render: "{}", ...fields })
   const uploadSeconds = seconds(performance.now() - started)
   const { body } = created
-  if (created.status < 200 || created.status > 299) throw new Error(`POST /v1/caption-videos answered ${created.status}: ${body.slice(0, 500)}`)
+  if (!created.ok) throw new Error(`POST /v1/caption-videos answered ${created.status}: ${body.slice(0, 500)}`)
   const { id } = JSON.parse(body) as VideoObject
   for (;;) {
     const video = (await (await fetch(`${service.baseUrl}/v1/videos/${id}`, { headers: auth })).json()) as VideoObject
