@@ -2,7 +2,7 @@
 // nothing behind it), the top half (split screen over a backdrop), or a phone-shaped card centred over
 // the backdrop. The chat is drawn at the box's size, so it is never scaled in the encode.
 import { splitTopHeight } from "./timeline.ts"
-import { evenSizeBelow } from "./even-pixels.ts"
+import { evenBelow, evenSizeBelow } from "./even-pixels.ts"
 
 export interface Box {
   readonly x: number
@@ -28,6 +28,6 @@ export const chatPlacement = (width: number, height: number, hasBackdrop: boolea
   const cardWidth = evenSizeBelow(cardHeight * PHONE_ASPECT)
   return {
     _tag: "Card",
-    box: { x: evenSizeBelow((width - cardWidth) / 2), y: evenSizeBelow((height - cardHeight) / 2), width: cardWidth, height: cardHeight }
+    box: { x: evenBelow((width - cardWidth) / 2), y: evenBelow((height - cardHeight) / 2), width: cardWidth, height: cardHeight }
   }
 }

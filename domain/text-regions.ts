@@ -249,6 +249,9 @@ const padded = (rect: Rect, padding: number, width: number, height: number): Pix
   return x2 > x && y2 > y ? { x, y, width: x2 - x, height: y2 - y } : null
 }
 
+/** A box as delogo can wipe it: kept EDGE_MARGIN inside the frame, on even pixels (4:2:0); null when nothing is left. */
+export const wipeableBox = (box: PixelBox, width: number, height: number): PixelBox | null => padded(rectOf(box), 0, width, height)
+
 /** Regions of one kind whose boxes and spans overlap, merged into one until none do. */
 const mergeOverlapping = (regions: ReadonlyArray<Found>): Array<Found> => {
   const out = [...regions]

@@ -5,7 +5,7 @@ import { Clock, Config, Effect, Layer, Schema } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import { MAX_DECODED_PIXELS, tooLargeToDecode } from "../../domain/picture-limits.ts"
 import { type BurnRequest, MediaEngine, type MediaEngineShape, type ProbeResult, type WipeSamples } from "../../domain/ports/media-engine.ts"
-import type { PixelBox, TextRegion } from "../../domain/text-regions.ts"
+import { type PixelBox, type TextRegion, wipeableBox } from "../../domain/text-regions.ts"
 import { type Cut, keptSpans } from "../../domain/trim.ts"
 import { assSubtitles, emojiSpots } from "./ass-subtitles.ts"
 import { measureCaptionText } from "./caption-text-measure.ts"
@@ -15,7 +15,7 @@ import { framingFilters } from "./framing-filters.ts"
 import { AAC_ARGS, lastError, progressLines, QUIET, spawnTool } from "./ffmpeg-process.ts"
 import { samplingFilters } from "./onnx-text-detector.ts"
 import { spanLoudness } from "./word-loudness.ts"
-import { evenAbove, evenBelow, evenSizeBelow } from "../../domain/even-pixels.ts"
+import { evenSizeBelow } from "../../domain/even-pixels.ts"
 
 export const DEFAULT_X264_PRESET = "veryfast"
 
@@ -187,8 +187,6 @@ const mixGraph = (cues: ReadonlyArray<PlacedCue>, lengths: ReadonlyArray<number>
   return chains.join(";\n")
 }
 
-/** delogo reads the pixels around its box, so a box keeps this far inside the frame. */
-const WIPE_MARGIN = 2
 /** Mean luma difference (0..255) under which two views of the same pixels are the same picture, coding noise aside. */
 const STILL_DIFFERENCE = 2.5
 /** The border of a region's box, in pixels, compared while its text is shown: clean, as boxes are padded around text. */
@@ -197,15 +195,6 @@ const RING = 4
 /** The picture every wipe works on: 8-bit 4:2:0 (what the encode writes), cut to even sides. */
 const wipePicture = (width: number, height: number): string =>
   width % 2 === 0 && height % 2 === 0 ? "format=yuv420p" : `format=yuv420p,crop=${evenSizeBelow(width)}:${evenSizeBelow(height)}:0:0`
-
-/** A box inside the frame's margin on even pixels (4:2:0 chroma), or null when nothing of it is left. */
-const wipeBox = (box: PixelBox, width: number, height: number): PixelBox | null => {
-  const x = Math.max(WIPE_MARGIN, evenBelow(box.x))
-  const y = Math.max(WIPE_MARGIN, evenBelow(box.y))
-  const x2 = Math.min(evenBelow(width - WIPE_MARGIN), evenAbove(box.x + box.width))
-  const y2 = Math.min(evenBelow(height - WIPE_MARGIN), evenAbove(box.y + box.height))
-  return x2 > x && y2 > y ? { x, y, width: x2 - x, height: y2 - y } : null
-}
 
 /**
  * A region that may be filled from a clean frame: the frames read to decide, in order: the one shown
@@ -486,7 +475,7 @@ export const FfmpegEngineLive = Layer.effect(
         if (!facts.hasVideo) return yield* new WorkFailed({ message: "The source has no picture to wipe text from." })
         const picture = wipePicture(facts.width, facts.height)
         const regions = request.regions.flatMap((region) => {
-          const box = wipeBox(region.box, facts.width, facts.height)
+          const box = wipeableBox(region.box, facts.width, facts.height)
           return box === null || region.endSeconds < region.startSeconds ? [] : [{ ...region, box }]
         })
         const work = yield* Effect.promise(() => mkdtemp(`${request.output}.wipe-`))

@@ -1,7 +1,7 @@
 // Text boxes found on sampled frames, tracked over time into regions to wipe.
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
-import { type DetectedBox, type FrameSample, type TextRegion, trackRegions, type TrackOptions } from "../../domain/text-regions.ts"
+import { type DetectedBox, type FrameSample, type TextRegion, trackRegions, type TrackOptions, wipeableBox } from "../../domain/text-regions.ts"
 
 const W = 360
 const H = 640
@@ -190,5 +190,13 @@ describe("trackRegions", () => {
       ),
       { numRuns: 300 }
     )
+  })
+})
+
+describe("wipeableBox", () => {
+  it("keeps a box 2 px inside the frame on even pixels, taking in all of it, and drops one outside", () => {
+    expect(wipeableBox({ x: 0, y: 5, width: 11, height: 9 }, 360, 640)).toEqual({ x: 2, y: 4, width: 10, height: 10 })
+    expect(wipeableBox({ x: 350, y: 630, width: 20, height: 20 }, 360, 640)).toEqual({ x: 350, y: 630, width: 8, height: 8 })
+    expect(wipeableBox({ x: 359, y: 100, width: 10, height: 10 }, 360, 640)).toBeNull()
   })
 })
