@@ -1,7 +1,7 @@
 // Where a fake-text video's chat screen sits in the frame: the whole frame (a phone-shaped frame and
 // nothing behind it), the top half (split screen over a backdrop), or a phone-shaped card centred over
 // the backdrop. The chat is drawn at the box's size, so it is never scaled in the encode.
-import { splitTopHeight } from "./timeline.ts"
+import { splitTopHeight } from "./split-screen.ts"
 import { evenBelow, evenSizeBelow } from "./even-pixels.ts"
 
 export interface Box {

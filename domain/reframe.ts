@@ -8,6 +8,7 @@
 import { Either, Schema } from "effect"
 import type { EditProblem } from "./caption-edits.ts"
 import { evenSize } from "./even-pixels.ts"
+import { splitTopHeight } from "./split-screen.ts"
 
 export const ReframeAspect = Schema.Literal("9:16", "1:1", "4:5", "16:9").annotations({
   description: "The output's shape: `9:16` 1080x1920, `1:1` 1080x1080, `4:5` 1080x1350, `16:9` 1920x1080."
@@ -414,6 +415,22 @@ export const windowAt = (path: ReadonlyArray<CameraKey>, seconds: number): { rea
     (2 * u ** 3 - 3 * u ** 2 + 1) * from[axis] + (u ** 3 - 2 * u ** 2 + u) * h * slopeAt(path, i, axis) +
     (-2 * u ** 3 + 3 * u ** 2) * to[axis] + (u ** 3 - u ** 2) * h * slopeAt(path, i + 1, axis)
   return { x: Math.round(hermite("x")), y: Math.round(hermite("y")) }
+}
+
+export interface Rectangle {
+  readonly x: number
+  readonly y: number
+  readonly width: number
+  readonly height: number
+}
+
+/** Where the output draws each window, scaled up: all of it for one, a split's top window above its bottom one; none for `fit`. */
+export const windowPlaces = (framing: Pick<Framing, "mode" | "width" | "height">): ReadonlyArray<Rectangle> => {
+  const { height, width } = framing
+  if (framing.mode === "fit") return []
+  if (framing.mode !== "split") return [{ x: 0, y: 0, width, height }]
+  const top = splitTopHeight(height)
+  return [{ x: 0, y: 0, width, height: top }, { x: 0, y: top, width, height: height - top }]
 }
 
 /** Keys one window's path may have: an hour of a window moving every second is 3,600. */

@@ -42,9 +42,6 @@ export const AnimationVisual = Schema.TaggedStruct("Animation", {
 export const PlainVisual = Schema.Union(ImageVisual, VideoVisual, ColourVisual, AnimationVisual)
 export type PlainVisual = typeof PlainVisual.Type
 
-/** The height of a split screen's top half: half the frame, in whole pairs of pixels (H.264 4:2:0). */
-export const splitTopHeight = (height: number): number => Math.round(height / 4) * 2
-
 /** Picture above gameplay: each half cover-cropped on its own. Halves are plain, so a split does not nest. */
 export const SplitVisual = Schema.TaggedStruct("Split", { top: PlainVisual, bottom: PlainVisual }).annotations({
   identifier: "SplitVisual"

@@ -72,6 +72,9 @@ main.editor{flex:1;min-height:0;display:grid;grid-template-columns:auto minmax(1
 .zone{position:absolute;overflow:hidden;padding:3px 5px;background:rgba(229,72,77,.22);outline:1px dashed rgba(255,150,150,.9);outline-offset:-1px;color:#fff;font-size:10px;text-shadow:0 0 2px #000}
 #crop-layer{position:absolute;inset:0;z-index:2;pointer-events:none}
 #crop-layer[hidden]{display:none}
+#output-view{position:absolute;z-index:2;box-shadow:0 0 0 100vmax var(--stage)}
+#output-view[hidden]{display:none}
+#player[data-view=output] canvas.JASSUB,#player[data-view=output] #emoji-layer{z-index:3}
 .crop-window{position:absolute;box-sizing:border-box;border:2px solid #ffd23f;box-shadow:0 0 0 100vmax rgba(0,0,0,.45);pointer-events:auto;cursor:move;touch-action:none}
 #player video{display:block;width:auto;height:auto;max-width:min(36vw,720px);max-height:calc(100vh - 16.5rem);cursor:pointer}
 .transport{display:flex;gap:.6rem;align-items:center;width:100%}
@@ -96,7 +99,7 @@ main.editor{flex:1;min-height:0;display:grid;grid-template-columns:auto minmax(1
 .line.hard-to-read{box-shadow:inset 3px 0 0 var(--accent)}
 .word.emphasis{font-weight:700;color:var(--accent);border-bottom-color:var(--accent)}
 .word.selected{border-color:var(--accent);box-shadow:0 0 0 1px var(--accent)}
-.toolbar button[aria-pressed=true]{background:var(--soft);border-color:var(--accent)}
+.toolbar button[aria-pressed=true],#view-output[aria-pressed=true]{background:var(--soft);border-color:var(--accent)}
 #word-text{width:8rem;padding:.1rem .4rem}
 .side{display:flex;flex-direction:column;gap:1rem;overflow:auto}
 .field{display:grid;grid-template-columns:6.5rem 1fr;gap:.5rem;align-items:center;margin:.45rem 0}
@@ -159,8 +162,8 @@ export const editorPageHtml = (bootstrap: EditorBootstrap, appModuleUrl: string)
 <noscript><p class="error">The editor needs JavaScript.</p></noscript>
 <main class="editor">
 <section class="stage" aria-label="Preview">
-<div id="player"><video id="player-video"${video.sourceUrl === "" ? null : html` src="${video.sourceUrl}"`} width="${video.width}" height="${video.height}" preload="auto" playsinline></video><div id="emoji-layer" aria-hidden="true"></div><div id="safe-zones" role="group" hidden></div><div id="crop-layer" hidden></div></div>
-<div class="transport"><button id="play" type="button">Play</button><span id="clock">0:00.0</span></div>
+<div id="player"><video id="player-video"${video.sourceUrl === "" ? null : html` src="${video.sourceUrl}"`} width="${video.width}" height="${video.height}" preload="auto" playsinline></video><div id="emoji-layer" aria-hidden="true"></div><div id="safe-zones" role="group" hidden></div><div id="crop-layer" hidden></div><canvas id="output-view" aria-label="The output, as the export frames it" hidden></canvas></div>
+<div class="transport"><button id="play" type="button">Play</button><span id="clock">0:00.0</span><button id="view-output" type="button" aria-pressed="false" title="Watch the output as the export frames it (a split's two windows stacked), with its captions; press again to move the windows over the source" hidden>Output</button></div>
 </section>
 <section class="panel words" aria-labelledby="words-title"><div class="panel-head"><h2 id="words-title">Transcript</h2><span class="muted">Click a word to fix it: Enter keeps it, Tab goes to the next, Esc cancels.</span></div>
 <fieldset id="word-tools" class="edits"><div class="toolbar">

@@ -2,7 +2,7 @@
 // any cut): each window a crop that a sendcmd script moves frame by frame along its path (the script
 // has lines only where the window moves), scaled up to the output; a split stacks two; fit letterboxes
 // the whole picture over a blurred, enlarged copy of itself.
-import { type Framing, windowAt } from "../../domain/reframe.ts"
+import { type Framing, windowAt, windowPlaces } from "../../domain/reframe.ts"
 import { filterValue } from "./ffmpeg-process.ts"
 import { evenSize } from "../../domain/even-pixels.ts"
 
@@ -50,21 +50,22 @@ export const framingFilters = (framing: Framing, prefix: string, frameRate: numb
   const commands = framing.paths.flatMap((_, p) => pathCommands(framing, p, frameRate, durationSeconds))
   const files = commands.length === 0 ? [] : [{ path: script, content: commands.join("\n") + "\n" }]
   const sendcmd = commands.length === 0 ? "" : `sendcmd=f=${filterValue(script)},`
-  const window = (p: number, h: number) => {
+  const places = windowPlaces(framing)
+  const window = (p: number) => {
     const start = windowAt(framing.paths[p] ?? [], 0)
-    return `crop@window${p}=${crop.width}:${crop.height}:${start.x}:${start.y},scale=${width}:${h}`
+    const place = places[p] ?? { width, height }
+    return `crop@window${p}=${crop.width}:${crop.height}:${start.x}:${start.y},scale=${place.width}:${place.height}`
   }
   if (framing.mode === "split") {
-    const top = evenSize(height / 2)
     return {
       files,
       chains: (from, out) => [
         `[${from}]${sendcmd}split=2[window0][window1]`,
-        `[window0]${window(0, top)}[top]`,
-        `[window1]${window(1, height - top)}[bottom]`,
+        `[window0]${window(0)}[top]`,
+        `[window1]${window(1)}[bottom]`,
         `[top][bottom]vstack[${out}]`
       ]
     }
   }
-  return { files, chains: (from, out) => [`[${from}]${sendcmd}${window(0, height)}[${out}]`] }
+  return { files, chains: (from, out) => [`[${from}]${sendcmd}${window(0)}[${out}]`] }
 }

@@ -4,9 +4,11 @@
 // exports and shows the mp4, whose frames carry the moved captions, and no webhook event follows the
 // export; a hook and a platform are set and saved, the platform's zones drawn over the picture; words are
 // emphasised by hand and chosen by the server, and undo takes either back. A member of another workspace
-// gets a 404 page, a signed-out visitor the sign-in page.
+// gets a 404 page, a signed-out visitor the sign-in page. A reframed video's windows are dragged over the
+// source, and its output is watched in the source's place (a split's two windows stacked).
 // Screenshots for the README are refreshed with UPDATE_DOCS_SCREENSHOTS=1.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Effect, Option } from "effect"
 import type { Browser, Page } from "playwright-core"
 import { mkdir, mkdtemp, rm, stat } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -15,6 +17,7 @@ import { EDITOR_CSP } from "../../adapters/editor/editor-page-html.ts"
 import { lineReading } from "../../domain/caption-readability.ts"
 import { BUILT_IN_TEMPLATES, type CaptionPage, type CaptionStyle, type TimedWord } from "../../domain/captions.ts"
 import { SAFE_ZONES } from "../../domain/safe-zones.ts"
+import { VideoStore } from "../../domain/ports/video-store.ts"
 import { startApp, type TestApp } from "../support/app.ts"
 import { launchChromium, settledShot, skipWithoutChromium } from "../support/chromium.ts"
 import { type Band, bandDifference, type Frame, makeSpokenClip, readFrame, type SpokenClip } from "../support/clips.ts"
@@ -142,6 +145,37 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
   const saved = (page: Page) => expect.poll(() => page.locator("#save-state").textContent(), { timeout: 10_000 }).toBe("All changes saved")
 
   const captions = async () => (await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token: studio.token })).body
+
+  /**
+   * The output view against the frame showing (drawn from the video itself), on a grid in each window's
+   * part of the output (`top` to `bottom`, shares of its height): the points that differ, of those where
+   * the frame is even for 3 px around (an edge between bars softens when scaled).
+   */
+  const outputAgainstSource = async (
+    page: Page,
+    windows: ReadonlyArray<{ x: number; y: number; width: number; height: number; top: number; bottom: number }>
+  ): Promise<{ even: number; differing: number }> =>
+    page.evaluate(`(() => {
+      const video = document.querySelector("#player video")
+      const shown = document.querySelector("#output-view")
+      const frame = document.createElement("canvas")
+      frame.width = video.videoWidth
+      frame.height = video.videoHeight
+      frame.getContext("2d").drawImage(video, 0, 0)
+      const source = frame.getContext("2d").getImageData(0, 0, frame.width, frame.height).data
+      const drawn = shown.getContext("2d").getImageData(0, 0, shown.width, shown.height).data
+      const at = (x, y) => (y * frame.width + x) * 4
+      const apart = (a, data, b) => Math.max(...[0, 1, 2].map((k) => Math.abs(source[a + k] - data[b + k])))
+      let [even, differing] = [0, 0]
+      for (const w of ${JSON.stringify(windows)}) for (let i = 1; i < 10; i++) for (let j = 1; j < 10; j++) {
+        const [x, y] = [Math.floor(w.x + (i / 10) * w.width), Math.floor(w.y + (j / 10) * w.height)]
+        if ([[-3, 0], [3, 0], [0, -3], [0, 3]].some(([dx, dy]) => apart(at(x, y), source, at(x + dx, y + dy)) > 8)) continue
+        even++
+        const row = Math.floor((w.top + (j / 10) * (w.bottom - w.top)) * shown.height)
+        if (apart(at(x, y), drawn, (row * shown.width + Math.floor((i / 10) * shown.width)) * 4) > 24) differing++
+      }
+      return { even, differing }
+    })()`)
 
   const screenshot = async (page: Page, name: string) => {
     const path = join(shotsDir, `${name}.png`)
@@ -524,7 +558,7 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
 
     // The captions are previewed inside the window, which the export scales up to the square: the
     // preview canvas (the picture's shape, where libass centres the square frame) is centred on it.
-    const canvas = (await page.locator("#player canvas").boundingBox())!
+    const canvas = (await page.locator("#player canvas.JASSUB").boundingBox())!
     expect(Math.abs(canvas.width - after.width)).toBeLessThan(2)
     expect(Math.abs(canvas.y + canvas.height / 2 - (after.y + after.height / 2))).toBeLessThan(2)
 
@@ -532,6 +566,64 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
     await saved(page)
     expect((await framingOf()).paths).toEqual(planned.paths)
     await expect.poll(async () => Math.abs(((await windowBox.boundingBox())!.y - player.y) / scale - y0)).toBeLessThan(3)
+
+    // Watched as the output: the window's part of the frame drawn at the square's shape in the source's
+    // place, the windows hidden, the captions laid over it. Pressed again, the windows come back.
+    await page.click("#view-output")
+    expect(await page.locator("#view-output").getAttribute("aria-pressed")).toBe("true")
+    expect(await page.locator("#crop-layer").isHidden()).toBe(true)
+    const output = (await page.locator("#output-view").boundingBox())!
+    expect(Math.abs(output.width - player.width)).toBeLessThan(2)
+    expect(Math.abs(output.height - output.width)).toBeLessThan(2)
+    expect(Math.abs(output.y + output.height / 2 - (player.y + player.height / 2))).toBeLessThan(2)
+    const laid = (await page.locator("#player canvas.JASSUB").boundingBox())!
+    expect(Math.abs(laid.width - output.width)).toBeLessThan(2)
+    expect(Math.abs(laid.y + laid.height / 2 - (output.y + output.height / 2))).toBeLessThan(2)
+    const compared = await outputAgainstSource(page, [{ x: 0, y: y0, width: W, height: W, top: 0, bottom: 1 }])
+    expect(compared.differing).toBe(0)
+    expect(compared.even).toBeGreaterThan(40)
+    await screenshot(page, "editor-output-view")
+    await page.click("#view-output")
+    expect(await page.locator("#output-view").isHidden()).toBe(true)
+    expect(await page.locator("#crop-layer").isVisible()).toBe(true)
+    await page.context().close()
+  }, 180_000)
+
+  it("shows a split's output: each window's part of the source scaled into its half, the top window's above", async () => {
+    const created = await call(app.baseUrl, "/v1/caption-videos", {
+      token: studio.token,
+      json: { url: files.url("clip.mp4"), reframe: { aspectRatio: "9:16", mode: "center" } }
+    })
+    const tall = await waitForVideo(app.baseUrl, studio.token, created.body.id)
+    expect(tall).toMatchObject({ status: "completed", width: 1080, height: 1920 })
+    // A split needs two faces found in the source; this one has none, so its framing is written as a
+    // split's would be: two 180x160 windows (half the source wide, the shape of half the output), apart.
+    const windows = [{ x: 0, y: 60 }, { x: 180, y: 420 }]
+    await app.runtime.runPromise(Effect.gen(function*() {
+      const store = yield* VideoStore
+      const edits = Option.getOrThrow(yield* store.getCaptionEdits(tall.id))
+      const framing = edits.framing!
+      yield* store.saveCaptionEdits(tall.id, {
+        ...edits,
+        framing: { ...framing, mode: "split", crop: { width: 180, height: 160 }, paths: windows.map((w) => [{ seconds: 0, ...w }]) }
+      })
+    }))
+    const page = await signedIn("editor@example.com", tall.editorUrl)
+    await page.waitForSelector("body[data-ready=yes]")
+    expect(await page.locator(".crop-window").count()).toBe(2)
+    await seekTo(page, 1)
+    await page.click("#view-output")
+    const player = (await page.locator("#player").boundingBox())!
+    const output = (await page.locator("#output-view").boundingBox())!
+    // 9:16 in the 9:16 player: all of it.
+    expect(Math.abs(output.width - player.width)).toBeLessThan(2)
+    expect(Math.abs(output.height - player.height)).toBeLessThan(2)
+    const compared = await outputAgainstSource(page, [
+      { ...windows[0]!, width: 180, height: 160, top: 0, bottom: 0.5 },
+      { ...windows[1]!, width: 180, height: 160, top: 0.5, bottom: 1 }
+    ])
+    expect(compared.differing).toBe(0)
+    expect(compared.even).toBeGreaterThan(60)
     await page.context().close()
   }, 180_000)
 

@@ -3,7 +3,7 @@
 // change, the centre where no face is found, and two faces apart drawn as a split.
 import { describe, expect, it } from "vitest"
 import { Either } from "effect"
-import { checkCameraPaths, cropSize, DEAD_ZONE, type FaceBox, type FaceSample, type Framing, pinKey, planFraming, REFRAMED_SIZES, reshapeFraming, type SourceFaces, windowAt } from "../../domain/reframe.ts"
+import { checkCameraPaths, cropSize, DEAD_ZONE, type FaceBox, type FaceSample, type Framing, pinKey, planFraming, REFRAMED_SIZES, reshapeFraming, type SourceFaces, windowAt, windowPlaces } from "../../domain/reframe.ts"
 
 const SOURCE = { width: 1920, height: 1080, durationSeconds: 10 }
 const RATE = 30
@@ -179,6 +179,20 @@ describe("planFraming in the other modes", () => {
   it("split of a source that seldom shows two faces apart is drawn as face", () => {
     const faces: SourceFaces = { samples: sampled(10, (t) => (t < 2 ? [faceAt(400), faceAt(1500)] : [faceAt(400)])), sceneCuts: [] }
     expect(planFraming({ aspectRatio: "9:16", mode: "split" }, SOURCE, faces)).toMatchObject({ mode: "face", crop: { width: 608, height: 1080 } })
+  })
+})
+
+describe("windowPlaces: where the output draws each window", () => {
+  it("all of the output for one window, a split's top window above its bottom one on even pixels, none for fit", () => {
+    expect(windowPlaces({ mode: "face", width: 1080, height: 1920 })).toEqual([{ x: 0, y: 0, width: 1080, height: 1920 }])
+    expect(windowPlaces({ mode: "center", width: 1080, height: 1080 })).toEqual([{ x: 0, y: 0, width: 1080, height: 1080 }])
+    expect(windowPlaces({ mode: "split", width: 1080, height: 1920 })).toEqual([
+      { x: 0, y: 0, width: 1080, height: 960 },
+      { x: 0, y: 960, width: 1080, height: 960 }
+    ])
+    // 1350 / 2 is 675: the top half takes 676, the bottom the 674 left.
+    expect(windowPlaces({ mode: "split", width: 1080, height: 1350 }).map((place) => [place.y, place.height])).toEqual([[0, 676], [676, 674]])
+    expect(windowPlaces({ mode: "fit", width: 1080, height: 1350 })).toEqual([])
   })
 })
 

@@ -13,9 +13,10 @@ import type { Cut } from "../../../domain/trim.ts"
 import type { EditorBootstrap, EditorCaptions, EditorTemplate, EditorVideo } from "../editor-contract.ts"
 import { autosave, type SaveState } from "./autosave.ts"
 import { captionMeasure } from "./caption-measure.ts"
-import type { CaptionPreview } from "./caption-preview.ts"
+import type { CaptionPreview, PreviewBox } from "./caption-preview.ts"
 import type { Framing } from "../../../domain/reframe.ts"
 import { cropWindows } from "./crop-windows.ts"
+import { outputView } from "./output-view.ts"
 import { byId, clockText, element, messageOf } from "./dom.ts"
 import { record, redo, replacePresent, startHistory, undo } from "./edit-history.ts"
 import { EditorApiError, editorApi } from "./editor-api.ts"
@@ -73,6 +74,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const ui = {
   player: byId("player", HTMLDivElement),
   cropLayer: byId("crop-layer", HTMLDivElement),
+  outputCanvas: byId("output-view", HTMLCanvasElement),
+  viewOutput: byId("view-output", HTMLButtonElement),
   video: byId("player-video", HTMLVideoElement),
   safeZones: byId("safe-zones", HTMLDivElement),
   emojiLayer: byId("emoji-layer", HTMLDivElement),
@@ -821,7 +824,7 @@ ui.exportButton.addEventListener("click", async () => {
 /** The emoji the export draws at the video's time, placed as it places them (in fractions of the picture). */
 const showEmoji = () => {
   const t = ui.video.currentTime
-  const scale = ui.video.clientHeight / shape.height
+  const scale = ui.emojiLayer.clientHeight / shape.height
   const fraction = (n: number, of: number) => `${(n / of) * 100}%`
   ui.emojiLayer.replaceChildren(...rendering.emoji.filter((spot) => t >= spot.start && t < spot.end).map((spot) => {
     const node = element("span", { textContent: spot.emoji })
@@ -844,12 +847,36 @@ const windows = cropWindows({
   onPinned: (framing) => commit({ ...history.present, framing })
 })
 
+const output = outputView({ canvas: ui.outputCanvas, video: ui.video })
+/** The output drawn in the source's place (a reframed video's), rather than its windows over the source. */
+let viewingOutput = false
+ui.viewOutput.hidden = history.present.framing === null
+ui.viewOutput.addEventListener("click", () => {
+  viewingOutput = !viewingOutput
+  ui.viewOutput.setAttribute("aria-pressed", String(viewingOutput))
+  ui.player.dataset.view = viewingOutput ? "output" : "source"
+  tick()
+  if (ui.video.paused) void preview?.renderNow()
+})
+
+/** The emoji are laid out in the output's frame, as the captions: the box it is shown in, or the whole player. */
+const placeEmojiLayer = (box: PreviewBox | null) => {
+  const px = (n: number) => `${n}px`
+  Object.assign(ui.emojiLayer.style, box === null
+    ? { left: "", top: "", width: "", height: "" }
+    : { left: px(box.left), top: px(box.top), width: px(box.width), height: px(box.height) })
+}
+
 const tick = () => {
   const t = ui.video.currentTime
-  showEmoji()
-  // The captions are previewed in the window the export scales up: the output's frame.
-  const outputBox = windows.show(history.present.framing)
+  const framing = history.present.framing
+  // The captions and emoji are previewed in the output's frame: the output drawn in the source's place,
+  // or the one window over the source that the export scales up.
+  const windowBox = windows.show(viewingOutput ? null : framing)
+  const outputBox = output.show(viewingOutput ? framing : null) ?? windowBox
   preview?.placeIn(outputBox)
+  placeEmojiLayer(outputBox)
+  showEmoji()
   ui.clock.textContent = `${clockText(t)} / ${clockText(video.duration)}`
   timeline.setTime(t, !ui.video.paused)
   const now = wordAt(history.present.words, t)
