@@ -2,8 +2,8 @@
 // a known path with another method a 405 and OPTIONS a 204, both with Allow, a refused body its 4xx, and
 // any other defect a 500 whose message quotes the request id its log line has. Each in the shape of the
 // route's clients (refusal.ts).
-import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Cause, Effect, FiberRef, Option } from "effect"
+import { HttpApiBuilder, HttpServerError, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Cause, Effect, FiberRef, HashSet, Option } from "effect"
 import { BodyRefused } from "./request-body.ts"
 import { type Refusal, refusalResponse } from "./refusal.ts"
 import { currentRequestId } from "./request-log.ts"
@@ -51,7 +51,9 @@ const bodyRefusal = (refused: BodyRefused): Refusal => ({
 /** The answer to a defect or a missing route; interruptions and the API's own failures pass through. */
 export const answerFailure = (request: HttpServerRequest.HttpServerRequest, cause: Cause.Cause<unknown>) => {
   const path = pathOf(request.url)
-  if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+  // A client that went away (a page left while its video streamed) is the platform's 499, an interruption
+  // with its answer attached: nobody reads it, and nothing here failed.
+  if (Cause.isInterruptedOnly(cause) || HashSet.has(Cause.interruptors(cause), HttpServerError.clientAbortFiberId)) return Effect.failCause(cause)
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     const e = failure.value
