@@ -83,6 +83,18 @@ export interface EditorState {
 }
 
 /** Everything the page's script starts from, embedded in the page as JSON. */
+/** One clip of the talk a clip video was cut from (POST /v1/clips), as GET /v1/clips/{id} lists it. */
+export interface EditorClip {
+  readonly startSeconds: number
+  readonly endSeconds: number
+  readonly score: number
+  readonly firstLine: string
+  /** Its video's editor; absent while the video is not made. */
+  readonly editorUrl?: string
+  /** The clip this page edits. */
+  readonly current: boolean
+}
+
 export interface EditorBootstrap extends EditorState {
   /** The editorUrl: the routes above hang under it. */
   readonly base: string
@@ -91,6 +103,8 @@ export interface EditorBootstrap extends EditorState {
   /** Whether the workspace's plan can export (else the Export button says why it is off). */
   readonly canExport: boolean
   readonly preview: CaptionPreviewAssets & { readonly module: string }
+  /** A clip video's fellow clips of its talk, best first (itself among them); empty for any other video. */
+  readonly clips: ReadonlyArray<EditorClip>
 }
 
 /** Any field left out stays as it is. */

@@ -78,6 +78,12 @@ main.editor{flex:1;min-height:0;display:grid;grid-template-columns:auto minmax(1
 .crop-window{position:absolute;box-sizing:border-box;border:2px solid #ffd23f;box-shadow:0 0 0 100vmax rgba(0,0,0,.45);pointer-events:auto;cursor:move;touch-action:none}
 #player video{display:block;width:auto;height:auto;max-width:min(36vw,720px);max-height:calc(100vh - 16.5rem);cursor:pointer}
 .transport{display:flex;gap:.6rem;align-items:center;width:100%}
+#clips{width:100%;line-height:1.35}
+#clips[hidden]{display:none}
+#clip-list{margin:0;padding-left:1.4rem;max-height:11rem;overflow:auto}
+#clip-list li{margin:.15rem 0}
+#clip-list li[aria-current]{font-weight:600}
+#clip-list .first-line{display:block;color:var(--muted);font-weight:400;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 #clock{font-variant-numeric:tabular-nums;color:var(--muted)}
 .words{display:flex;flex-direction:column}
 .panel-head{display:flex;justify-content:space-between;align-items:baseline;gap:1rem;flex-wrap:wrap;margin-bottom:.5rem}
@@ -164,6 +170,7 @@ export const editorPageHtml = (bootstrap: EditorBootstrap, appModuleUrl: string)
 <section class="stage" aria-label="Preview">
 <div id="player"><video id="player-video"${video.sourceUrl === "" ? null : html` src="${video.sourceUrl}"`} width="${video.width}" height="${video.height}" preload="auto" playsinline></video><div id="emoji-layer" aria-hidden="true"></div><div id="safe-zones" role="group" hidden></div><div id="crop-layer" hidden></div><canvas id="output-view" aria-label="The output, as the export frames it" hidden></canvas></div>
 <div class="transport"><button id="play" type="button">Play</button><span id="clock">0:00.0</span><button id="view-output" type="button" aria-pressed="false" title="Watch the output as the export frames it (a split's two windows stacked), with its captions; press again to move the windows over the source" hidden>Output</button></div>
+<nav id="clips" aria-labelledby="clips-title" hidden><h2 id="clips-title">Clips of this talk</h2><ol id="clip-list"></ol></nav>
 </section>
 <section class="panel words" aria-labelledby="words-title"><div class="panel-head"><h2 id="words-title">Transcript</h2><span class="muted">Click a word to fix it: Enter keeps it, Tab goes to the next, Esc cancels.</span></div>
 <fieldset id="word-tools" class="edits"><div class="toolbar">

@@ -8,6 +8,7 @@ import { Effect, Option, ParseResult, Schema } from "effect"
 import type { DomainError } from "../../domain/errors.ts"
 import { InvalidInput } from "../../domain/errors.ts"
 import { canRender } from "../../domain/plans.ts"
+import { ClipsStore } from "../../domain/ports/clips-store.ts"
 import { UserStore } from "../../domain/ports/user-store.ts"
 import type { Workspace } from "../../domain/ports/workspace-store.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
@@ -25,12 +26,13 @@ import { editVideoCaptions } from "../../src/ops/videos/edit-video-captions.ts"
 import { videoCaptions } from "../../src/ops/videos/get-video-captions.ts"
 import { getWorkspaceVocabulary } from "../../src/ops/workspace-vocabulary/get-workspace-vocabulary.ts"
 import { setWorkspaceVocabulary } from "../../src/ops/workspace-vocabulary/set-workspace-vocabulary.ts"
+import { presentClips } from "../../src/kernel/present-clips.ts"
 import { presentVideo } from "../../src/kernel/present-video.ts"
 import { errorBody, toApiError } from "../http/api-error.ts"
 import { messagePage } from "../oauth/page-layout.ts"
 import { sessionToken } from "../oauth/session-cookie.ts"
 import { showSignIn } from "../oauth/sign-in-route.ts"
-import { CSRF_HEADER, EDITOR_PATHS, type EditorBootstrap, type EditorState, type EditorVideo } from "./editor-contract.ts"
+import { CSRF_HEADER, EDITOR_PATHS, type EditorBootstrap, type EditorClip, type EditorState, type EditorVideo } from "./editor-contract.ts"
 import { browserModuleUrl, editorAssetUrls } from "./editor-assets.ts"
 import { EDITOR_CSP, editorPageHtml } from "./editor-page-html.ts"
 
@@ -142,6 +144,24 @@ const page = Effect.gen(function*() {
   return yield* editorPage(granted.right).pipe(Effect.provideService(CurrentWorkspace, granted.right.workspace))
 }).pipe(Effect.withSpan("editor.page"))
 
+/** The clips of the talk a clip video was cut from, as the clips resource presents them; none for another video. */
+const clipsOf = (video: VideoRecord) =>
+  Effect.flatMap(ClipsStore, (store) => store.findByVideo(video.workspaceId, video.id)).pipe(
+    Effect.flatMap(Option.match({
+      onNone: () => Effect.succeed([]),
+      onSome: (record) =>
+        Effect.map(presentClips(record), ({ clips }) =>
+          clips.map(({ editorUrl, endSeconds, firstLine, score, startSeconds, videoId }): EditorClip => ({
+            startSeconds,
+            endSeconds,
+            score,
+            firstLine,
+            ...(editorUrl === undefined ? {} : { editorUrl }),
+            current: videoId === video.id
+          })))
+    }))
+  )
+
 const editorPage = ({ session, video, workspace }: Access) =>
   Effect.gen(function*() {
     const loaded = yield* Effect.either(state(video.id))
@@ -153,7 +173,8 @@ const editorPage = ({ session, video, workspace }: Access) =>
       csrf: csrfTokenFor(session),
       templates: templates.data,
       canExport: canRender(workspace.plan, workspace.byok),
-      preview: { ...editorAssetUrls, module: editorAssetUrls.previewModule }
+      preview: { ...editorAssetUrls, module: editorAssetUrls.previewModule },
+      clips: yield* clipsOf(video)
     }
     return HttpServerResponse.text(editorPageHtml(bootstrap, browserModuleUrl("editor-app")), {
       contentType: "text/html; charset=utf-8",

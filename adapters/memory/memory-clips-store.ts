@@ -17,6 +17,10 @@ export const MemoryClipsStoreLive = Layer.effect(
       // A memory transaction holds the whole database already.
       getForUpdate: (id) => db.read((t) => Option.fromNullable(t.clips.get(id))).pipe(Effect.withSpan("MemoryClipsStore.getForUpdate")),
       update: (clips) =>
-        db.write((t) => ({ ...t, clips: updateRow(t.clips, clips.id, () => clips) })).pipe(Effect.withSpan("MemoryClipsStore.update"))
+        db.write((t) => ({ ...t, clips: updateRow(t.clips, clips.id, () => clips) })).pipe(Effect.withSpan("MemoryClipsStore.update")),
+      findByVideo: (workspaceId, videoId) =>
+        db.read((t) =>
+          Option.fromNullable([...t.clips.values()].find((r) => r.workspaceId === workspaceId && (r.clips ?? []).some((c) => c.videoId === videoId)))
+        ).pipe(Effect.withSpan("MemoryClipsStore.findByVideo"))
     }))
 )

@@ -70,6 +70,13 @@ export const PgClipsStoreLive = Layer.effect(
             source_file_id = ${r.sourceFileId}, duration_seconds = ${r.durationSeconds}, clips = ${jsonTextOrNull(r.clips)},
             credits_charged = ${r.creditsCharged}, refunded = ${r.refunded}, refunded_credits = ${r.refundedCredits},
             error = ${r.error}
-          WHERE id = ${r.id}`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgClipsStore.update"))
+          WHERE id = ${r.id}`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgClipsStore.update")),
+      // Containment, which the clips_by_video index answers.
+      findByVideo: (workspaceId, videoId) =>
+        sql`SELECT * FROM clips WHERE workspace_id = ${workspaceId} AND clips @> ${jsonText([{ videoId }])}::jsonb LIMIT 1`.pipe(
+          Effect.flatMap(clipsRows.first),
+          Effect.orDie,
+          Effect.withSpan("PgClipsStore.findByVideo")
+        )
     }))
 )

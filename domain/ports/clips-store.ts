@@ -10,5 +10,7 @@ export interface ClipsStoreShape {
   /** As `getById`, and inside a transaction the record is held against other writers until it ends. */
   readonly getForUpdate: (id: string) => Effect.Effect<Option.Option<ClipsRecord>>
   readonly update: (clips: ClipsRecord) => Effect.Effect<void>
+  /** The workspace's record that made this video one of its clips; `None` for a video made otherwise. */
+  readonly findByVideo: (workspaceId: string, videoId: string) => Effect.Effect<Option.Option<ClipsRecord>>
 }
 export class ClipsStore extends Context.Tag("ClipsStore")<ClipsStore, ClipsStoreShape>() {}

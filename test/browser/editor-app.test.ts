@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Effect, Option } from "effect"
 import type { Browser, Page } from "playwright-core"
+import { randomUUID } from "node:crypto"
 import { mkdir, mkdtemp, rm, stat } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -17,7 +18,9 @@ import { EDITOR_CSP } from "../../adapters/editor/editor-page-html.ts"
 import { lineReading } from "../../domain/caption-readability.ts"
 import { BUILT_IN_TEMPLATES, type CaptionPage, type CaptionStyle, type TimedWord } from "../../domain/captions.ts"
 import { SAFE_ZONES } from "../../domain/safe-zones.ts"
+import { ClipsStore } from "../../domain/ports/clips-store.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
+import { type ClipsRecord, newClips } from "../../domain/clips.ts"
 import { startApp, type TestApp } from "../support/app.ts"
 import { launchChromium, settledShot, skipWithoutChromium } from "../support/chromium.ts"
 import { type Band, bandDifference, type Frame, makeSpokenClip, readFrame, type SpokenClip } from "../support/clips.ts"
@@ -644,4 +647,48 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
     expect(await visitor.locator("#editor-bootstrap").count()).toBe(0)
     await visitor.context().close()
   })
+
+  it("lists a clip video's fellow clips of its talk, each linked to its own editor, the one open marked", async () => {
+    const created = await call(app.baseUrl, "/v1/caption-videos", { token: studio.token, json: { url: files.url("clip.mp4") } })
+    const other = await waitForVideo(app.baseUrl, studio.token, created.body.id)
+    expect(other.status).toBe("completed")
+    const alone = await signedIn("editor@example.com", other.editorUrl)
+    await alone.waitForSelector("body[data-ready=yes]")
+    expect(await alone.locator("#clips").isHidden()).toBe(true)
+    await alone.context().close()
+
+    // The record POST /v1/clips would have made of a talk whose clips are these two videos, and a third not made yet.
+    const clip = (startSeconds: number, score: number, firstLine: string, videoId: string | null) =>
+      ({ startSeconds, endSeconds: startSeconds + 27.8, score, reasons: [], firstLine, words: [], videoId })
+    const record: ClipsRecord = {
+      ...newClips({
+        id: randomUUID(),
+        workspaceId: studio.workspaceId,
+        source: { url: files.url("clip.mp4") },
+        webhookUrl: null,
+        options: { count: 3, minSeconds: 15, maxSeconds: 60, reframe: null, templateId: null, render: null, language: null },
+        at: new Date().toISOString()
+      }),
+      status: "completed",
+      step: "completed",
+      durationSeconds: 300,
+      clips: [clip(12.3, 87, "Good morning everyone.", other.id), clip(100, 60, "Welcome to the harbour tour.", video.id), clip(200, 41, "See you soon.", null)]
+    }
+    await app.runtime.runPromise(Effect.flatMap(ClipsStore, (store) => store.insert(record)))
+
+    const page = await signedIn("editor@example.com", video.editorUrl)
+    await page.waitForSelector("body[data-ready=yes]")
+    const items = page.locator("#clip-list li")
+    expect(await items.count()).toBe(3)
+    expect(await items.nth(0).textContent()).toBe("Clip 1 0:12.3–0:40.1 · score 87Good morning everyone.")
+    expect(await items.nth(1).getAttribute("aria-current")).toBe("page")
+    expect(await items.nth(1).locator("a").count()).toBe(0)
+    expect(await items.nth(2).textContent()).toContain("being made")
+    expect(await items.nth(2).locator("a").count()).toBe(0)
+    await Promise.all([page.waitForURL(other.editorUrl), items.nth(0).locator("a").click()])
+    await page.waitForSelector("body[data-ready=yes]")
+    expect(await page.locator("#clip-list li").nth(0).getAttribute("aria-current")).toBe("page")
+    expect(await page.locator("#clip-list li").nth(1).locator("a").getAttribute("href")).toBe(video.editorUrl)
+    await page.context().close()
+  }, 180_000)
 })

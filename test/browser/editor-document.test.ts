@@ -276,7 +276,8 @@ describe("editor page", () => {
       csrf: "csrf",
       templates: [],
       canExport: true,
-      preview: { module: "/editor-assets/caption-preview.js", workerUrl: "/w.js", wasmUrl: "/a.wasm", modernWasmUrl: "/b.wasm", fonts: { "DejaVu Sans": ["/f.ttf"] }, cjkFallback: { family: "Droid Sans Fallback", url: "/c.ttf" }, defaultFont: "DejaVu Sans" }
+      preview: { module: "/editor-assets/caption-preview.js", workerUrl: "/w.js", wasmUrl: "/a.wasm", modernWasmUrl: "/b.wasm", fonts: { "DejaVu Sans": ["/f.ttf"] }, cjkFallback: { family: "Droid Sans Fallback", url: "/c.ttf" }, defaultFont: "DejaVu Sans" },
+      clips: [{ startSeconds: 0, endSeconds: 30, score: 80, firstLine: hostile, current: true }]
     } satisfies EditorBootstrap
     const page = editorPageHtml(bootstrap, "/editor-assets/editor-app.js")
     expect(page).not.toContain(hostile)

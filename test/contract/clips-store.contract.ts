@@ -57,6 +57,21 @@ export const clipsStoreContract = (name: string, stores: Layer.Layer<ClipsStore 
         expect(Option.getOrThrow(yield* store.getForUpdate(clips.id))).toEqual(clips)
       }))
 
+    it.effect("finds the record by one of its clips' videos, only within its own workspace", () =>
+      Effect.gen(function*() {
+        const store = yield* ClipsStore
+        const clips = finished(aClipsRecord(randomUUID()))
+        const other = finished(aClipsRecord(clips.workspaceId))
+        yield* store.insert(clips)
+        yield* store.insert(other)
+        const made = clips.clips![0]!.videoId!
+        expect(Option.getOrThrow(yield* store.findByVideo(clips.workspaceId, made))).toEqual(clips)
+        expect(Option.isNone(yield* store.findByVideo(randomUUID(), made))).toBe(true)
+        // A video no clip made, and a clip whose video is not made yet.
+        expect(Option.isNone(yield* store.findByVideo(clips.workspaceId, randomUUID()))).toBe(true)
+        expect(Option.getOrThrow(yield* store.findByVideo(other.workspaceId, other.clips![0]!.videoId!)).id).toBe(other.id)
+      }))
+
     it.effect("keeps every field of an inserted record, the options and clips included", () =>
       Effect.gen(function*() {
         const store = yield* ClipsStore

@@ -15,6 +15,7 @@ import { autosave, type SaveState } from "./autosave.ts"
 import { captionMeasure } from "./caption-measure.ts"
 import type { CaptionPreview, PreviewBox } from "./caption-preview.ts"
 import type { Framing } from "../../../domain/reframe.ts"
+import { showClipList } from "./clip-list.ts"
 import { cropWindows } from "./crop-windows.ts"
 import { outputView } from "./output-view.ts"
 import { byId, clockText, element, messageOf } from "./dom.ts"
@@ -139,7 +140,9 @@ const ui = {
   playhead: byId("playhead", HTMLDivElement),
   zoom: byId("zoom", HTMLInputElement),
   cuts: byId("cuts", HTMLElement),
-  cutList: byId("cut-list", HTMLOListElement)
+  cutList: byId("cut-list", HTMLOListElement),
+  clips: byId("clips", HTMLElement),
+  clipList: byId("clip-list", HTMLOListElement)
 }
 
 const bootstrap = JSON.parse(byId("editor-bootstrap", HTMLScriptElement).textContent ?? "") as EditorBootstrap
@@ -973,6 +976,7 @@ if (video.export !== undefined) {
 }
 fillTemplates()
 fillFonts()
+showClipList(ui.clips, ui.clipList, bootstrap.clips)
 refresh()
 syncExport()
 tick()
