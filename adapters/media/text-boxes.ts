@@ -28,7 +28,7 @@ const MEAN = [0.485, 0.456, 0.406] as const
 const STD = [0.229, 0.224, 0.225] as const
 
 /** Packed rgb24 pixels as the model's NCHW float32 input: each channel scaled to 0..1, then standardised. */
-export const normalise = (rgb: Uint8Array, pixels: number): Float32Array => {
+export const normalise = (rgb: Uint8Array, pixels: number): Float32Array<ArrayBuffer> => {
   const planes = new Float32Array(3 * pixels)
   for (let c = 0; c < 3; c++) {
     // A lookup table: 256 values per channel instead of a division per pixel.
