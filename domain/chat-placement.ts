@@ -2,14 +2,8 @@
 // nothing behind it), the top half (split screen over a backdrop), or a phone-shaped card centred over
 // the backdrop. The chat is drawn at the box's size, so it is never scaled in the encode.
 import { splitTopHeight } from "./split-screen.ts"
+import type { Box } from "./box.ts"
 import { evenBelow, evenSizeBelow } from "./even-pixels.ts"
-
-export interface Box {
-  readonly x: number
-  readonly y: number
-  readonly width: number
-  readonly height: number
-}
 
 export type ChatPlacement =
   | { readonly _tag: "Full"; readonly box: Box }

@@ -6,6 +6,7 @@
 // following one of two faces far apart (an interview); `center` holds one window in the middle; `fit`
 // crops nothing and letterboxes over a blurred copy.
 import { Either, Schema } from "effect"
+import type { Box } from "./box.ts"
 import type { EditProblem } from "./caption-edits.ts"
 import { evenSize } from "./even-pixels.ts"
 import { splitTopHeight } from "./split-screen.ts"
@@ -417,15 +418,8 @@ export const windowAt = (path: ReadonlyArray<CameraKey>, seconds: number): { rea
   return { x: Math.round(hermite("x")), y: Math.round(hermite("y")) }
 }
 
-export interface Rectangle {
-  readonly x: number
-  readonly y: number
-  readonly width: number
-  readonly height: number
-}
-
 /** Where the output draws each window, scaled up: all of it for one, a split's top window above its bottom one; none for `fit`. */
-export const windowPlaces = (framing: Pick<Framing, "mode" | "width" | "height">): ReadonlyArray<Rectangle> => {
+export const windowPlaces = (framing: Pick<Framing, "mode" | "width" | "height">): ReadonlyArray<Box> => {
   const { height, width } = framing
   if (framing.mode === "fit") return []
   if (framing.mode !== "split") return [{ x: 0, y: 0, width, height }]
