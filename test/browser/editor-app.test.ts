@@ -147,6 +147,15 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
 
   const saved = (page: Page) => expect.poll(() => page.locator("#save-state").textContent(), { timeout: 10_000 }).toBe("All changes saved")
 
+  /** A caption video of the clip reframed to `aspectRatio` with the centre's window, once completed. */
+  const centreFramed = async (aspectRatio: string) => {
+    const created = await call(app.baseUrl, "/v1/caption-videos", {
+      token: studio.token,
+      json: { url: files.url("clip.mp4"), reframe: { aspectRatio, mode: "center" } }
+    })
+    return waitForVideo(app.baseUrl, studio.token, created.body.id)
+  }
+
   const captions = async () => (await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token: studio.token })).body
 
   /**
@@ -517,11 +526,7 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
   }, 120_000)
 
   it("shows a reframed video's window over the source, and a window dragged at a moment becomes a key the path passes through", async () => {
-    const created = await call(app.baseUrl, "/v1/caption-videos", {
-      token: studio.token,
-      json: { url: files.url("clip.mp4"), reframe: { aspectRatio: "1:1", mode: "center" } }
-    })
-    const square = await waitForVideo(app.baseUrl, studio.token, created.body.id)
+    const square = await centreFramed("1:1")
     expect(square).toMatchObject({ status: "completed", width: 1080, height: 1080 })
     const framingOf = async () => (await call(app.baseUrl, `/v1/videos/${square.id}/captions`, { token: studio.token })).body.framing
     const planned = await framingOf()
@@ -593,11 +598,7 @@ describe.skipIf(skip)("the web editor in Chromium", () => {
   }, 180_000)
 
   it("shows a split's output: each window's part of the source scaled into its half, the top window's above", async () => {
-    const created = await call(app.baseUrl, "/v1/caption-videos", {
-      token: studio.token,
-      json: { url: files.url("clip.mp4"), reframe: { aspectRatio: "9:16", mode: "center" } }
-    })
-    const tall = await waitForVideo(app.baseUrl, studio.token, created.body.id)
+    const tall = await centreFramed("9:16")
     expect(tall).toMatchObject({ status: "completed", width: 1080, height: 1920 })
     // A split needs two faces found in the source; this one has none, so its framing is written as a
     // split's would be: two 180x160 windows (half the source wide, the shape of half the output), apart.
