@@ -7,13 +7,13 @@
 // more, the tiny landmark net measures their mouths on every sample (about 10 ms a face), for the domain
 // to tell who speaks.
 import { readFile, rm } from "node:fs/promises"
-import { Worker } from "node:worker_threads"
 import { Effect, Layer } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import { FaceFinder, type FaceSearch } from "../../domain/ports/face-finder.ts"
 import type { FaceBox, FaceSample, SourceFaces } from "../../domain/reframe.ts"
 import { filterValue, lastError, QUIET } from "./ffmpeg-process.ts"
 import { framePipe } from "./frame-reader.ts"
+import { startModelThread } from "./model-thread.ts"
 import { evenSize } from "../../domain/even-pixels.ts"
 
 /** Frames looked at a second: a speaker moves little in a second, and the path runs smoothly between. */
@@ -73,50 +73,34 @@ interface Detector {
   readonly detect: (rgb: Buffer, width: number, height: number, mouths: boolean) => Promise<ReadonlyArray<FaceBox>>
   /** The mouths of faces already found, on a frame where they have not moved: no search for faces. */
   readonly measure: (rgb: Buffer, width: number, height: number, faces: ReadonlyArray<FaceBox>) => Promise<ReadonlyArray<FaceBox>>
-  readonly stop: () => Promise<number>
+  readonly stop: () => Promise<void>
 }
 
-type Reply = { readonly id?: number; readonly ready?: true; readonly faces?: ReadonlyArray<FaceBox>; readonly error?: string }
-
-/** The worker thread with the model loaded; released by terminating it. */
+/** The worker thread with the model loaded, until the scope ends. */
 const detector = Effect.acquireRelease(
-  Effect.async<Detector, WorkFailed>((resume) => {
-    const worker = new Worker(new URL("./face-api-worker.mjs", import.meta.url), { workerData: { inputSize: INPUT_SIZE, minScore: MIN_SCORE } })
-    const pending = new Map<number, { done: (faces: ReadonlyArray<FaceBox>) => void; fail: (e: Error) => void }>()
-    let next = 0
-    const ask = (rgb: Buffer, message: object) =>
-      new Promise<ReadonlyArray<FaceBox>>((done, fail) => {
-        const id = next++
-        pending.set(id, { done, fail })
+  Effect.map(
+    startModelThread<ReadonlyArray<FaceBox>, WorkFailed>(
+      new URL("./face-api-worker.mjs", import.meta.url),
+      { inputSize: INPUT_SIZE, minScore: MIN_SCORE },
+      (reason) =>
+        new WorkFailed({
+          message: `The face detection model could not be loaded (${reason}): reinstall the npm dependencies (@vladmandic/face-api, @tensorflow/tfjs-backend-wasm).`
+        })
+    ),
+    (thread): Detector => {
+      // The thread gets its own copy of the frame: the caller keeps the one it has.
+      const ask = (rgb: Buffer, question: Readonly<Record<string, unknown>>) => {
         const copy = new ArrayBuffer(rgb.byteLength)
         new Uint8Array(copy).set(rgb)
-        worker.postMessage({ id, rgb: copy, ...message }, [copy])
-      })
-    const failAll = (e: Error) => {
-      for (const p of pending.values()) p.fail(e)
-      pending.clear()
-    }
-    worker.on("error", (e) => {
-      failAll(e)
-      resume(Effect.fail(new WorkFailed({ message: `The face detector stopped: ${e.message}` })))
-    })
-    worker.on("message", (reply: Reply) => {
-      if (reply.id === undefined) {
-        resume(reply.ready === true
-          ? Effect.succeed({
-            detect: (rgb, width, height, mouths) => ask(rgb, { width, height, mouths }),
-            measure: (rgb, width, height, faces) => ask(rgb, { width, height, mouths: true, faces }),
-            stop: () => worker.terminate()
-          })
-          : Effect.fail(new WorkFailed({ message: `The face detection model could not be loaded (${reply.error ?? "no reason given"}): reinstall the npm dependencies (@vladmandic/face-api, @tensorflow/tfjs-backend-wasm).` })))
-        return
+        return thread.ask({ rgb: copy, ...question }, [copy])
       }
-      const waiting = pending.get(reply.id)
-      pending.delete(reply.id)
-      if (reply.error !== undefined) waiting?.fail(new Error(reply.error))
-      else waiting?.done(reply.faces ?? [])
-    })
-  }),
+      return {
+        detect: (rgb, width, height, mouths) => ask(rgb, { width, height, mouths }),
+        measure: (rgb, width, height, faces) => ask(rgb, { width, height, mouths: true, faces }),
+        stop: thread.stop
+      }
+    }
+  ),
   (d) => Effect.promise(d.stop)
 )
 

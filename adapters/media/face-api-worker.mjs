@@ -1,11 +1,12 @@
 // The face detector's thread: TensorFlow.js on its WebAssembly backend runs a model synchronously,
 // about 45 ms a frame, which on the service's own thread would stall every request meanwhile. Plain
 // JavaScript: a worker thread loads its file without the TypeScript loader the service runs under.
-// Messages in: { id, rgb (ArrayBuffer), width, height, mouths, faces? }; out: { id, faces: [{x, y, width,
+// Messages in: { id, rgb (ArrayBuffer), width, height, mouths, faces? }; out: { id, answer: [{x, y, width,
 // height, score, mouth?}] } in the frame's pixels, or { id, error }. With `mouths`, each face's 68 landmarks
 // (the tiny landmark net, about 10 ms a face) give `mouth`: the gap between the inner lips as a share of the
 // face's height. Given `faces` (found on an earlier frame of an unchanged picture), only their mouths are
-// measured, without looking for faces again. The first message out is { ready: true } or { error }.
+// measured, without looking for faces again. The first message out is { ready: true } or { error }; in:
+// { stop: true } ends the thread (model-thread.ts asks and waits).
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { parentPort, workerData } from "node:worker_threads"
@@ -43,7 +44,9 @@ load().then(
         for (const crop of crops) crop.dispose()
       }
     }
-    parentPort.on("message", async ({ id, rgb, width, height, mouths, faces: known }) => {
+    parentPort.on("message", async ({ id, rgb, width, height, mouths, faces: known, stop }) => {
+      // The model's memory goes with the thread.
+      if (stop === true) return parentPort.close()
       const tensor = tf.tensor3d(new Uint8Array(rgb), [height, width, 3], "int32")
       try {
         const faces = known !== undefined
@@ -51,7 +54,7 @@ load().then(
           : mouths
           ? (await faceapi.detectAllFaces(tensor, options).withFaceLandmarks(true)).map((f) => boxOf(f.detection, { mouth: gap(f.landmarks.positions, f.detection.box.height) }))
           : (await faceapi.detectAllFaces(tensor, options)).map((d) => boxOf(d, {}))
-        parentPort.postMessage({ id, faces })
+        parentPort.postMessage({ id, answer: faces })
       } catch (e) {
         parentPort.postMessage({ id, error: String(e?.message ?? e) })
       } finally {

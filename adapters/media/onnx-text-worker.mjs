@@ -5,8 +5,9 @@
 // as the face detector's thread: a worker thread loads its file without the TypeScript loader the
 // service runs under.
 // workerData: { modelPath, sessionOptions }. The first message out is { ready: true } or { error }.
-// In: { id, input (ArrayBuffer: float32, 1x3xHxW), width, height }; out: { id, map (ArrayBuffer: float32,
-// the model's HxW text probabilities), dims } or { id, error }. In: { stop: true } releases the session and ends.
+// In: { id, input (ArrayBuffer: float32, 1x3xHxW), width, height }; out: { id, answer (ArrayBuffer: float32,
+// the model's HxW text probabilities) } or { id, error }. In: { stop: true } releases the session and ends.
+// (model-thread.ts asks and waits.)
 import { createRequire } from "node:module"
 import { parentPort, workerData } from "node:worker_threads"
 
@@ -32,7 +33,7 @@ load().then(
         if (map === undefined) throw new Error("the model returned nothing")
         // The output's memory is the runtime's: a copy of it is handed over.
         const data = Float32Array.from(map.data)
-        parentPort.postMessage({ id, map: data.buffer, dims: map.dims }, [data.buffer])
+        parentPort.postMessage({ id, answer: data.buffer }, [data.buffer])
       } catch (e) {
         parentPort.postMessage({ id, error: String(e?.message ?? e) })
       }
