@@ -4,6 +4,8 @@
 //       service planned: its windows, moved by sendcmd, scaled to 1080x1920), same x264/aac/faststart. Where
 //       the window looks changes what the encoder works on, so a fixed middle window is printed beside it.
 //   (f) finding the faces and scene changes alone (FaceApiFinderLive), against (a): target under 20%
+//   (f2) the same on a two-person talk (two heads side by side, whose mouths are measured on every sample
+//        to tell who speaks), against the plain re-encode of its middle window
 //   (c) the real service: POST /v1/caption-videos with reframe face and render until completed, against (a): target 1.5x
 //   (c0) the same caption video without reframe (at the source's 1920x1080), to show what reframing adds to the pipeline
 import { execFile } from "node:child_process"
@@ -36,25 +38,43 @@ const timed = async <A>(work: () => Promise<A>): Promise<{ seconds: number; valu
   return { seconds: seconds(performance.now() - started), value }
 }
 
-/**
- * The talk: a head (from @vladmandic/face-api's demo photos) a third of the picture high over testsrc2,
- * sitting still and shifting to a new place every 12 s, as a speaker does.
- */
-const makeTalk = async (dir: string): Promise<string> => {
+const demoPhoto = (name: string) => join(dirname(require.resolve("@vladmandic/face-api/package.json")), "demo", name)
+
+/** A talk over testsrc2 with festival speech: `heads` are the photos' inputs 1.., placed by `overlays` into [v]. */
+const makeSource = async (dir: string, name: string, photos: ReadonlyArray<string>, overlays: string): Promise<string> => {
   const speech = await speak(SCRIPT, dir)
-  const photo = join(dirname(require.resolve("@vladmandic/face-api/package.json")), "demo", "sample2.jpg")
-  const path = join(dir, "talk.mp4")
+  const path = join(dir, name)
   await run("ffmpeg", [
     "-nostdin", "-y", "-v", "error",
     "-f", "lavfi", "-i", `testsrc2=s=${WIDTH}x${HEIGHT}:r=${FPS}`,
-    "-i", photo, "-i", speech.wavPath,
-    "-filter_complex", "[1:v]crop=340:420:1372:70,scale=-2:380,loop=-1:1[head];[0:v][head]overlay=x='760+420*sin(2*floor(t/12))':y=330[v];[2:a]apad[a]",
+    ...photos.flatMap((photo) => ["-i", demoPhoto(photo)]), "-i", speech.wavPath,
+    "-filter_complex", `${overlays};[${photos.length + 1}:a]apad[a]`,
     "-map", "[v]", "-map", "[a]", "-t", String(SECONDS),
     "-c:v", "libx264", "-preset", "ultrafast", "-crf", "20", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k",
     path
   ])
   return path
 }
+
+/**
+ * The talk: a head (from @vladmandic/face-api's demo photos) a third of the picture high over testsrc2,
+ * sitting still and shifting to a new place every 12 s, as a speaker does.
+ */
+const makeTalk = (dir: string): Promise<string> =>
+  makeSource(dir, "talk.mp4", ["sample2.jpg"], "[1:v]crop=340:420:1372:70,scale=-2:380,loop=-1:1[head];[0:v][head]overlay=x='760+420*sin(2*floor(t/12))':y=330[v]")
+
+/** An interview: two heads from two of the demo photos, a third of the picture high, either side of the middle. */
+const makeInterview = (dir: string): Promise<string> =>
+  makeSource(
+    dir,
+    "interview.mp4",
+    ["sample2.jpg", "sample3.jpg"],
+    "[1:v]crop=340:420:1372:70,scale=-2:380,loop=-1:1[left];[2:v]crop=330:440:520:240,scale=-2:380,loop=-1:1[right];" +
+      "[0:v][left]overlay=x=300:y=330[one];[one][right]overlay=x=1310:y=330[v]"
+  )
+
+const findFaces = (input: string) =>
+  timed(() => Effect.runPromise(Effect.flatMap(FaceFinder, (f) => f.find({ input, width: WIDTH, height: HEIGHT, durationSeconds: SECONDS })).pipe(Effect.provide(FaceApiFinderLive))))
 
 const plainEncode = async (input: string, output: string, framing: Framing | null) => {
   const filters = framing === null ? null : framingFilters(framing, `${output}.`, FPS, SECONDS)
@@ -73,10 +93,14 @@ export const reframe = async (): Promise<ReadonlyArray<Figure>> => {
     const talk = await makeTalk(dir)
     const middle = await timed(() => plainEncode(talk, join(dir, "middle.mp4"), null))
     process.stdout.write(`${BENCH}: plain re-encode of the middle ${middle.seconds.toFixed(1)} s\n`)
-    const found = await timed(() =>
-      Effect.runPromise(Effect.flatMap(FaceFinder, (f) => f.find({ input: talk, width: WIDTH, height: HEIGHT, durationSeconds: SECONDS })).pipe(Effect.provide(FaceApiFinderLive))))
+    const found = await findFaces(talk)
     const withFaces = found.value.samples.filter((s) => s.faces.length > 0).length
     process.stdout.write(`${BENCH}: faces ${found.seconds.toFixed(1)} s (${withFaces}/${found.value.samples.length} samples with a face)\n`)
+    const interview = await makeInterview(dir)
+    const interviewMiddle = await timed(() => plainEncode(interview, join(dir, "interview-middle.mp4"), null))
+    const interviewFound = await findFaces(interview)
+    const withTwo = interviewFound.value.samples.filter((s) => s.faces.length > 1).length
+    process.stdout.write(`${BENCH}: two faces ${interviewFound.seconds.toFixed(1)} s (${withTwo}/${interviewFound.value.samples.length} samples with two)\n`)
     const service = await startService()
     let whole: { totalSeconds: number; videoId: string }
     let unframed: { totalSeconds: number }
@@ -97,6 +121,9 @@ export const reframe = async (): Promise<ReadonlyArray<Figure>> => {
       { bench: BENCH, name: "    the same of a fixed middle window", value: middle.seconds, unit: "s" },
       { bench: BENCH, name: "(f) faces and scene changes, 60 s of 1080p", value: found.seconds, unit: "s", note: `${withFaces} of ${found.value.samples.length} samples with a face` },
       { bench: BENCH, name: "(f) per minute of source / (a)", value: found.seconds / plain.seconds, unit: "x", target: { atMost: 0.2 } },
+      { bench: BENCH, name: "(f2) faces, scene changes and mouths, 60 s of a two-person 1080p talk", value: interviewFound.seconds, unit: "s", note: `${withTwo} of ${interviewFound.value.samples.length} samples with two faces` },
+      { bench: BENCH, name: "    plain re-encode of its middle 9:16 window", value: interviewMiddle.seconds, unit: "s" },
+      { bench: BENCH, name: "(f2) per minute of source / its re-encode", value: interviewFound.seconds / interviewMiddle.seconds, unit: "x", target: { atMost: 0.2 } },
       { bench: BENCH, name: "(c) reframed caption video, POST to completed", value: whole.totalSeconds, unit: "s" },
       ...steps.map((s) => ({ bench: BENCH, name: `  ${s.name}`, value: s.seconds, unit: "s" })),
       { bench: BENCH, name: "(c) / (a)", value: whole.totalSeconds / plain.seconds, unit: "x", target: { atMost: 1.5 } },

@@ -129,8 +129,9 @@ const findFaces = (search: FaceSearch, scenes: string) =>
   Effect.gen(function*() {
     const size = analysisSize(search.width, search.height)
     const scale = search.width / size.width
-    const faces = yield* detector
+    // ffmpeg decodes while the model loads (0.4-0.7 s).
     const sampling = yield* sampler(search, size, scenes)
+    const faces = yield* detector
     const expected = Math.max(1, Math.round(search.durationSeconds * SAMPLES_PER_SECOND))
     const samples: Array<FaceSample> = []
     let last: Detected | undefined
