@@ -46,26 +46,33 @@ export const REFRAMED_SIZES: Readonly<Record<ReframeAspect, { readonly width: nu
 export const needsFaces = (mode: ReframeMode): boolean => mode === "face" || mode === "split"
 
 /** A face found on a sampled frame, in source pixels. */
-export interface FaceBox {
-  readonly x: number
-  readonly y: number
-  readonly width: number
-  readonly height: number
-  readonly score: number
+export const FaceBox = Schema.Struct({
+  x: Schema.Number,
+  y: Schema.Number,
+  width: Schema.Number,
+  height: Schema.Number,
+  score: Schema.Number,
   /** The gap between the inner lips, as a share of the face's height: measured where several faces share the picture. */
-  readonly mouth?: number
-}
+  mouth: Schema.optional(Schema.Number)
+})
+export type FaceBox = typeof FaceBox.Type
 
-export interface FaceSample {
-  readonly seconds: number
-  readonly faces: ReadonlyArray<FaceBox>
-}
+export const FaceSample = Schema.Struct({ seconds: Schema.Number, faces: Schema.Array(FaceBox) })
+export type FaceSample = typeof FaceSample.Type
 
 /** What the analysis of a source found: faces on frames sampled in order, and where its scenes change. */
-export interface SourceFaces {
-  readonly samples: ReadonlyArray<FaceSample>
-  readonly sceneCuts: ReadonlyArray<number>
-}
+export const SourceFaces = Schema.Struct({ samples: Schema.Array(FaceSample), sceneCuts: Schema.Array(Schema.Number) })
+export type SourceFaces = typeof SourceFaces.Type
+
+/**
+ * A face analysis as the video keeps it: the source it looked at and what it found, so the framing can be
+ * planned again in the other face mode without looking again.
+ */
+export const FaceAnalysis = Schema.Struct({
+  source: Schema.Struct({ width: Schema.Int, height: Schema.Int, durationSeconds: Schema.Number }),
+  faces: SourceFaces
+})
+export type FaceAnalysis = typeof FaceAnalysis.Type
 
 const Pixels = Schema.Int.pipe(Schema.nonNegative())
 
@@ -490,25 +497,28 @@ export const checkCameraPaths = (
 
 /**
  * The framing for another shape or mode asked after the video was made, without looking at the source
- * again: `center` and `fit` are planned afresh; `face` and `split` keep the paths the analysis made (and
- * any key a person placed), each window re-made around the same points, so it still frames the face it
- * followed. Switching to `face` or `split` from another mode, or between them, needs that analysis, which
- * runs when a video is created: a problem naming `reframe.mode`. `asked` and `before` are the settings and
- * framing now (null: not reframed); `source` is the source's size.
+ * again: `center` and `fit` are planned afresh; `face` and `split` in the mode the video has keep the
+ * paths the analysis made (and any key a person placed), each window re-made around the same points, so
+ * it still frames the face it followed. Another face mode (or `face` or `split` again after `center` or
+ * `fit`) is planned afresh from the `analysis` the video kept; without one (the video was never looked
+ * at for faces) it is a problem naming `reframe.mode`. `asked` and `before` are the settings and framing
+ * now (null: not reframed); `source` is the source's size.
  */
 export const reshapeFraming = (
   settings: ReframeSettings,
   asked: ReframeSettings | null,
   before: Framing | null,
-  source: Size
+  source: Size,
+  analysis: FaceAnalysis | null
 ): Either.Either<Framing, EditProblem> => {
   if (!needsFaces(settings.mode)) return Either.right(planFraming(settings, { ...source, durationSeconds: 0 }, null))
   if (before === null || asked?.mode !== settings.mode || !needsFaces(before.mode)) {
+    if (analysis !== null) return Either.right(planFraming(settings, analysis.source, analysis.faces))
     return Either.left({
       field: "reframe.mode",
-      message: `${settings.mode} framing follows the faces found when a video is created with it, and this one was made ` +
+      message: `${settings.mode} framing follows the faces found when a video is created with face or split, and this one was made ` +
         (asked !== null && needsFaces(asked.mode)
-          ? `${asked.mode}: keep ${asked.mode} with another shape, or choose center or fit.`
+          ? `${asked.mode} before its faces were kept: keep ${asked.mode} with another shape, or choose center or fit.`
           : `${asked?.mode ?? "without reframe"}: choose center or fit, or create the video again with ${settings.mode}.`)
     })
   }

@@ -18,6 +18,7 @@ import { Transactor } from "../../domain/ports/transactor.ts"
 import type { Upload } from "../../domain/ports/upload-store.ts"
 import type { Membership, Session, User } from "../../domain/ports/user-store.ts"
 import type { ApiToken, Workspace } from "../../domain/ports/workspace-store.ts"
+import type { FaceAnalysis } from "../../domain/reframe.ts"
 import type { VideoRecord } from "../../domain/video.ts"
 import type { WebhookSecret } from "../../domain/webhook-secrets.ts"
 
@@ -31,6 +32,7 @@ export interface Tables {
   readonly words: ReadonlyMap<string, ReadonlyArray<TimedWord>>
   readonly projects: ReadonlyMap<string, GeneratedProject>
   readonly captionEdits: ReadonlyMap<string, CaptionEdits>
+  readonly faceAnalyses: ReadonlyMap<string, FaceAnalysis>
   readonly templates: ReadonlyMap<number, SavedTemplate>
   readonly lastTemplateId: number
   readonly ledger: ReadonlyArray<LedgerEntry>
@@ -67,6 +69,7 @@ const emptyTables: Tables = {
   words: new Map(),
   projects: new Map(),
   captionEdits: new Map(),
+  faceAnalyses: new Map(),
   templates: new Map(),
   lastTemplateId: 0,
   ledger: [],

@@ -73,6 +73,12 @@ export const MemoryVideoStoreLive = Layer.effect(
           Effect.withSpan("MemoryVideoStore.saveCaptionEdits")
         ),
       getCaptionEdits: (videoId) =>
-        db.read((t) => Option.fromNullable(t.captionEdits.get(videoId))).pipe(Effect.withSpan("MemoryVideoStore.getCaptionEdits"))
+        db.read((t) => Option.fromNullable(t.captionEdits.get(videoId))).pipe(Effect.withSpan("MemoryVideoStore.getCaptionEdits")),
+      saveFaceAnalysis: (videoId, analysis) =>
+        db.write((t) => ({ ...t, faceAnalyses: withRow(t.faceAnalyses, videoId, analysis) })).pipe(
+          Effect.withSpan("MemoryVideoStore.saveFaceAnalysis")
+        ),
+      getFaceAnalysis: (videoId) =>
+        db.read((t) => Option.fromNullable(t.faceAnalyses.get(videoId))).pipe(Effect.withSpan("MemoryVideoStore.getFaceAnalysis"))
     }))
 )

@@ -29,6 +29,7 @@ import captionEmoji from "./migrations/0025_caption_emoji.ts"
 import captionReframes from "./migrations/0026_caption_reframes.ts"
 import clips from "./migrations/0027_clips.ts"
 import clipsByVideo from "./migrations/0028_clips_by_video.ts"
+import faceAnalyses from "./migrations/0029_face_analyses.ts"
 
 const TABLE = "effect_sql_migrations"
 
@@ -36,7 +37,7 @@ const TABLE = "effect_sql_migrations"
 const MIGRATION_LOCK = 7_203_114_550
 
 /** Every migration by its name (`<number>_<name>`), in order. */
-export const MIGRATIONS = { "0001_initial": initial, "0002_job_leases_index": jobLeasesIndex, "0003_video_projects": videoProjects, "0004_uploads": uploads, "0005_users_and_oauth": usersAndOAuth, "0006_ledger_logs": ledgerLogs, "0007_video_lifecycle": videoLifecycle, "0008_plan_limits": planLimits, "0009_provider_keys": providerKeys, "0010_caption_removals": captionRemovals, "0011_caption_edits": captionEdits, "0012_idempotency_reservations": idempotencyReservations, "0013_caption_font_families": captionFontFamilies, "0014_file_purges": filePurges, "0015_video_language": videoLanguage, "0016_video_transcript": videoTranscript, "0017_workspace_vocabularies": workspaceVocabularies, "0018_job_claimers": jobClaimers, "0019_job_trace_parents": jobTraceParents, "0020_webhook_secrets": webhookSecrets, "0021_oauth_sweep": oauthSweep, "0022_workspace_notices": workspaceNotices, "0023_caption_hooks_and_platforms": captionHooksAndPlatforms, "0024_video_trims": videoTrims, "0025_caption_emoji": captionEmoji, "0026_caption_reframes": captionReframes, "0027_clips": clips, "0028_clips_by_video": clipsByVideo }
+export const MIGRATIONS = { "0001_initial": initial, "0002_job_leases_index": jobLeasesIndex, "0003_video_projects": videoProjects, "0004_uploads": uploads, "0005_users_and_oauth": usersAndOAuth, "0006_ledger_logs": ledgerLogs, "0007_video_lifecycle": videoLifecycle, "0008_plan_limits": planLimits, "0009_provider_keys": providerKeys, "0010_caption_removals": captionRemovals, "0011_caption_edits": captionEdits, "0012_idempotency_reservations": idempotencyReservations, "0013_caption_font_families": captionFontFamilies, "0014_file_purges": filePurges, "0015_video_language": videoLanguage, "0016_video_transcript": videoTranscript, "0017_workspace_vocabularies": workspaceVocabularies, "0018_job_claimers": jobClaimers, "0019_job_trace_parents": jobTraceParents, "0020_webhook_secrets": webhookSecrets, "0021_oauth_sweep": oauthSweep, "0022_workspace_notices": workspaceNotices, "0023_caption_hooks_and_platforms": captionHooksAndPlatforms, "0024_video_trims": videoTrims, "0025_caption_emoji": captionEmoji, "0026_caption_reframes": captionReframes, "0027_clips": clips, "0028_clips_by_video": clipsByVideo, "0029_face_analyses": faceAnalyses }
 
 // PgMigrator.run is this migrator plus a pg_dump step for `schemaDirectory`; without that option the
 // plain one needs only SqlClient (PgMigrator.layer also asks for FileSystem, Path and CommandExecutor).

@@ -1,4 +1,4 @@
-// VideoStore on PostgreSQL: tables videos, video_words, video_projects and video_caption_edits. Lists page by keyset on (created_at, id).
+// VideoStore on PostgreSQL: tables videos, video_words, video_projects, video_caption_edits and video_face_analyses. Lists page by keyset on (created_at, id).
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { LineStarts, StyleAdjustments } from "../../domain/caption-edits.ts"
@@ -11,7 +11,7 @@ import { Language } from "../../domain/languages.ts"
 import { VideoStore } from "../../domain/ports/video-store.ts"
 import { RenderOptions } from "../../domain/rules.ts"
 import { Platform } from "../../domain/safe-zones.ts"
-import { Framing, ReframeSettings } from "../../domain/reframe.ts"
+import { FaceAnalysis, Framing, ReframeSettings } from "../../domain/reframe.ts"
 import { Cut, TrimSettings } from "../../domain/trim.ts"
 import { ExportState, Status, Step, VideoKind } from "../../domain/video.ts"
 import { rowDecoder, rowsWithIds } from "./pg-rows.ts"
@@ -82,6 +82,7 @@ const CaptionEditsRow = Schema.Struct({
 const videoRows = rowDecoder("videos", VideoRow)
 // Read by video id without selecting it: the defects of these rows name no row.
 const wordsRows = rowDecoder("video_words", Schema.Struct({ words: Schema.Array(TimedWord) }))
+const faceAnalysisRows = rowDecoder("video_face_analyses", Schema.Struct({ analysis: FaceAnalysis }))
 const projectRows = rowDecoder("video_projects", Schema.Struct({ project: GeneratedProject }))
 const captionEditsRows = rowDecoder("video_caption_edits", CaptionEditsRow)
 
@@ -211,6 +212,20 @@ export const PgVideoStoreLive = Layer.effect(
           Effect.flatMap(captionEditsRows.first),
           Effect.orDie,
           Effect.withSpan("PgVideoStore.getCaptionEdits")
+        ),
+      saveFaceAnalysis: (videoId, analysis) =>
+        sql`INSERT INTO video_face_analyses (video_id, analysis) VALUES (${videoId}, ${jsonText(analysis)})
+          ON CONFLICT (video_id) DO UPDATE SET analysis = EXCLUDED.analysis`.pipe(
+          Effect.asVoid,
+          Effect.orDie,
+          Effect.withSpan("PgVideoStore.saveFaceAnalysis")
+        ),
+      getFaceAnalysis: (videoId) =>
+        sql`SELECT analysis FROM video_face_analyses WHERE video_id = ${videoId}`.pipe(
+          Effect.flatMap(faceAnalysisRows.first),
+          Effect.map(Option.map((row) => row.analysis)),
+          Effect.orDie,
+          Effect.withSpan("PgVideoStore.getFaceAnalysis")
         )
     }))
 )

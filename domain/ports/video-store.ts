@@ -2,6 +2,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { CaptionEdits } from "../caption-edits.ts"
 import type { TimedWord } from "../captions.ts"
 import type { GeneratedProject } from "../generated-project.ts"
+import type { FaceAnalysis } from "../reframe.ts"
 import type { Status, VideoRecord } from "../video.ts"
 
 export interface VideoPage {
@@ -39,5 +40,8 @@ export interface VideoStoreShape {
   /** Line breaks and style adjustments made after the captions were timed, replaced whole at each save. */
   readonly saveCaptionEdits: (videoId: string, edits: CaptionEdits) => Effect.Effect<void>
   readonly getCaptionEdits: (videoId: string) => Effect.Effect<Option.Option<CaptionEdits>>
+  /** What the reframe's face analysis found in the source, kept to plan the other face mode later; replaced whole. */
+  readonly saveFaceAnalysis: (videoId: string, analysis: FaceAnalysis) => Effect.Effect<void>
+  readonly getFaceAnalysis: (videoId: string) => Effect.Effect<Option.Option<FaceAnalysis>>
 }
 export class VideoStore extends Context.Tag("VideoStore")<VideoStore, VideoStoreShape>() {}

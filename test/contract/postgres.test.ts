@@ -378,7 +378,8 @@ if (skipReason !== undefined) {
           { migration_id: 25, name: "caption_emoji" },
           { migration_id: 26, name: "caption_reframes" },
           { migration_id: 27, name: "clips" },
-          { migration_id: 28, name: "clips_by_video" }
+          { migration_id: 28, name: "clips_by_video" },
+          { migration_id: 29, name: "face_analyses" }
         ])
         expect(yield* sql`SELECT to_regclass('jobs') IS NOT NULL AS present`).toEqual([{ present: true }])
       }))

@@ -5,6 +5,7 @@ import { Effect, type Layer, Option } from "effect"
 import type { CaptionEdits } from "../../domain/caption-edits.ts"
 import type { GeneratedProject } from "../../domain/generated-project.ts"
 import { type VideoPage, VideoStore } from "../../domain/ports/video-store.ts"
+import type { FaceAnalysis } from "../../domain/reframe.ts"
 import type { Status, VideoRecord } from "../../domain/video.ts"
 import { aVideo } from "./fixtures.ts"
 
@@ -209,5 +210,31 @@ export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore,
         yield* store.saveCaptionEdits(video.id, second)
         expect(Option.getOrThrow(yield* store.getCaptionEdits(video.id))).toEqual(second)
         expect(Option.isNone(yield* store.getCaptionEdits(other.id))).toBe(true)
+      }))
+
+    it.effect("keeps a face analysis, replaced whole at each save, apart per video", () =>
+      Effect.gen(function*() {
+        const store = yield* VideoStore
+        const video = aVideo(randomUUID())
+        const other = aVideo(randomUUID())
+        yield* store.insert(video)
+        yield* store.insert(other)
+        expect(Option.isNone(yield* store.getFaceAnalysis(video.id))).toBe(true)
+        const first: FaceAnalysis = {
+          source: { width: 1920, height: 1080, durationSeconds: 61.5 },
+          faces: {
+            samples: [
+              { seconds: 0.5, faces: [] },
+              { seconds: 1.5, faces: [{ x: 100.25, y: 80, width: 220, height: 260, score: 0.81 }, { x: 1300, y: 90, width: 200, height: 240, score: 0.66, mouth: 0.042 }] }
+            ],
+            sceneCuts: [12.4, 40]
+          }
+        }
+        yield* store.saveFaceAnalysis(video.id, first)
+        expect(Option.getOrThrow(yield* store.getFaceAnalysis(video.id))).toEqual(first)
+        const second: FaceAnalysis = { source: { width: 1280, height: 720, durationSeconds: 3 }, faces: { samples: [], sceneCuts: [] } }
+        yield* store.saveFaceAnalysis(video.id, second)
+        expect(Option.getOrThrow(yield* store.getFaceAnalysis(video.id))).toEqual(second)
+        expect(Option.isNone(yield* store.getFaceAnalysis(other.id))).toBe(true)
       }))
   })

@@ -80,16 +80,20 @@ describe("reframe on caption videos", () => {
     expect(square.body.framing).toMatchObject({ mode: "face", width: 1080, height: 1080, crop: { width: 360, height: 360 } })
     expect(square.body.framing.paths[0].map((k: { seconds: number }) => k.seconds)).toEqual(path.map((k) => k.seconds))
     expect((await call(app.baseUrl, `/v1/videos/${video.id}`, { token })).body).toMatchObject({ width: 1080, height: 1080 })
-    // Split needs two faces the analysis found: this framing follows one.
-    const split = await patch({ reframe: { aspectRatio: "9:16", mode: "split" } })
-    expect(split.status).toBe(400)
-    expect(split.body.error.details.field).toBe("reframe.mode")
     expect((await call(app.baseUrl, `/v1/videos/${video.id}/render`, { token, json: {} })).status).toBe(200)
     const rendered = await waitForVideo(app.baseUrl, token, video.id)
     expect(rendered).toMatchObject({ status: "completed", export: { status: "completed" } })
     const squareMp4 = join(dir, "square.mp4")
     await writeFile(squareMp4, Buffer.from(await (await fetch(rendered.videoUrl)).arrayBuffer()))
     expect(await probeVideo(squareMp4)).toMatchObject({ width: 1080, height: 1080 })
+    // The other face mode, planned from the faces the analysis kept: split asked of a talk with one face is
+    // drawn as face, following the head again (not looked at again: charged nothing).
+    const split = await patch({ reframe: { aspectRatio: "9:16", mode: "split" } })
+    expect(split.status).toBe(200)
+    expect(split.body.reframe).toEqual({ aspectRatio: "9:16", mode: "split" })
+    expect(split.body.framing).toMatchObject({ mode: "face", width: 1080, height: 1920, crop: { width: 202, height: 360 } })
+    expect(split.body.framing.paths).toEqual(captions.framing.paths)
+    expect((await call(app.baseUrl, `/v1/videos/${video.id}`, { token })).body).toMatchObject({ width: 1080, height: 1920 })
     // Back to the source's own frame.
     const unframed = await patch({ reframe: null })
     expect(unframed.status).toBe(200)
@@ -120,6 +124,11 @@ describe("reframe on caption videos", () => {
     const outside = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json: { framing: { paths: [[{ seconds: 0, x: 281, y: 0 }]] } } })
     expect(outside.status).toBe(400)
     expect(outside.body.error.details.field).toBe("framing.paths.0.0.x")
+    // This video was never looked at for faces: face needs it created with face or split.
+    const face = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json: { reframe: { aspectRatio: "1:1", mode: "face" } } })
+    expect(face.status).toBe(400)
+    expect(face.body.error.details.field).toBe("reframe.mode")
+    expect(face.body.error.message).toContain("create the video again with face")
   }, 180_000)
 
   it("refuses a shape or mode it does not know, with a 400 naming the field", async () => {

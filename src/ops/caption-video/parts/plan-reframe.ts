@@ -1,5 +1,6 @@
 // The reframe asked at create, planned once the source is probed: charged and looked at for faces
 // (`face`, `split`), then the windows' paths saved as the project's framing, which the export draws.
+// What the looking found is kept, so an edit can plan the other face mode without looking again.
 // Planning again (a retried job) looks again and charges nothing more.
 import { Effect, Option } from "effect"
 import { FaceFinder } from "../../../../domain/ports/face-finder.ts"
@@ -23,6 +24,7 @@ export const planReframe = (
       : null
     const framing = planFraming(settings, source, faces)
     const videos = yield* VideoStore
+    if (faces !== null) yield* videos.saveFaceAnalysis(video.id, { source: { width: source.width, height: source.height, durationSeconds: source.durationSeconds }, faces })
     const edits = Option.getOrThrow(yield* videos.getCaptionEdits(video.id))
     yield* videos.saveCaptionEdits(video.id, { ...edits, framing })
     yield* Effect.logInfo("framing planned").pipe(Effect.annotateLogs({
