@@ -80,16 +80,39 @@ const CaptionEditsRow = Schema.Struct({
 }).pipe(Schema.rename({ line_starts: "lineStarts" }))
 
 const videoRows = rowDecoder("videos", VideoRow)
-// Read by video id without selecting it: the defects of these rows name no row.
-const wordsRows = rowDecoder("video_words", Schema.Struct({ words: Schema.Array(TimedWord) }))
-const faceAnalysisRows = rowDecoder("video_face_analyses", Schema.Struct({ analysis: FaceAnalysis }))
-const projectRows = rowDecoder("video_projects", Schema.Struct({ project: GeneratedProject }))
 const captionEditsRows = rowDecoder("video_caption_edits", CaptionEditsRow)
+
+/**
+ * A JSON document kept apart from the record, one per video (`table`'s `column`, keyed by video_id), replaced
+ * whole at each save. Read by video id without selecting it: the defects of these rows name no row.
+ */
+const videoDocument = <A, I>(sql: SqlClient.SqlClient, table: string, column: string, schema: Schema.Schema<A, I>, spanName: string) => {
+  const rows = rowDecoder(table, Schema.Struct({ value: schema }))
+  return {
+    save: (videoId: string, value: A) =>
+      sql`INSERT INTO ${sql(table)} (video_id, ${sql(column)}) VALUES (${videoId}, ${jsonText(value)})
+        ON CONFLICT (video_id) DO UPDATE SET ${sql(column)} = EXCLUDED.${sql(column)}`.pipe(
+        Effect.asVoid,
+        Effect.orDie,
+        Effect.withSpan(`PgVideoStore.save${spanName}`)
+      ),
+    get: (videoId: string) =>
+      sql`SELECT ${sql(column)} AS value FROM ${sql(table)} WHERE video_id = ${videoId}`.pipe(
+        Effect.flatMap(rows.first),
+        Effect.map(Option.map((row) => row.value)),
+        Effect.orDie,
+        Effect.withSpan(`PgVideoStore.get${spanName}`)
+      )
+  }
+}
 
 export const PgVideoStoreLive = Layer.effect(
   VideoStore,
-  Effect.map(SqlClient.SqlClient, (sql) =>
-    VideoStore.of({
+  Effect.map(SqlClient.SqlClient, (sql) => {
+    const words = videoDocument(sql, "video_words", "words", Schema.Array(TimedWord), "Words")
+    const projects = videoDocument(sql, "video_projects", "project", GeneratedProject, "Project")
+    const faceAnalyses = videoDocument(sql, "video_face_analyses", "analysis", FaceAnalysis, "FaceAnalysis")
+    return VideoStore.of({
       insert: (v) =>
         sql`INSERT INTO videos (id, workspace_id, kind, status, step, render, render_options, template_id, created_at,
             updated_at, editor_token, webhook_url, work, generated, source_url, source_file_id, video_file_id,
@@ -166,35 +189,10 @@ export const PgVideoStoreLive = Layer.effect(
           Effect.withSpan("PgVideoStore.list")
         )
       },
-      saveWords: (videoId, words) =>
-        sql`INSERT INTO video_words (video_id, words) VALUES (${videoId}, ${jsonText(words)})
-          ON CONFLICT (video_id) DO UPDATE SET words = EXCLUDED.words`.pipe(
-          Effect.asVoid,
-          Effect.orDie,
-          Effect.withSpan("PgVideoStore.saveWords")
-        ),
-      getWords: (videoId) =>
-        sql`SELECT words FROM video_words WHERE video_id = ${videoId}`
-          .pipe(
-            Effect.flatMap(wordsRows.first),
-            Effect.map(Option.map((row) => row.words)),
-            Effect.orDie,
-            Effect.withSpan("PgVideoStore.getWords")
-          ),
-      saveProject: (videoId, project) =>
-        sql`INSERT INTO video_projects (video_id, project) VALUES (${videoId}, ${jsonText(project)})
-          ON CONFLICT (video_id) DO UPDATE SET project = EXCLUDED.project`.pipe(
-          Effect.asVoid,
-          Effect.orDie,
-          Effect.withSpan("PgVideoStore.saveProject")
-        ),
-      getProject: (videoId) =>
-        sql`SELECT project FROM video_projects WHERE video_id = ${videoId}`.pipe(
-          Effect.flatMap(projectRows.first),
-          Effect.map(Option.map((row) => row.project)),
-          Effect.orDie,
-          Effect.withSpan("PgVideoStore.getProject")
-        ),
+      saveWords: words.save,
+      getWords: words.get,
+      saveProject: projects.save,
+      getProject: projects.get,
       saveCaptionEdits: (videoId, edits) =>
         sql`INSERT INTO video_caption_edits (video_id, revision, line_starts, style, hook, platform, emphasis, emoji, trim, cuts, reframe, framing)
           VALUES (${videoId}, ${edits.revision}, ${jsonTextOrNull(edits.lineStarts)}, ${jsonText(edits.style)},
@@ -213,19 +211,8 @@ export const PgVideoStoreLive = Layer.effect(
           Effect.orDie,
           Effect.withSpan("PgVideoStore.getCaptionEdits")
         ),
-      saveFaceAnalysis: (videoId, analysis) =>
-        sql`INSERT INTO video_face_analyses (video_id, analysis) VALUES (${videoId}, ${jsonText(analysis)})
-          ON CONFLICT (video_id) DO UPDATE SET analysis = EXCLUDED.analysis`.pipe(
-          Effect.asVoid,
-          Effect.orDie,
-          Effect.withSpan("PgVideoStore.saveFaceAnalysis")
-        ),
-      getFaceAnalysis: (videoId) =>
-        sql`SELECT analysis FROM video_face_analyses WHERE video_id = ${videoId}`.pipe(
-          Effect.flatMap(faceAnalysisRows.first),
-          Effect.map(Option.map((row) => row.analysis)),
-          Effect.orDie,
-          Effect.withSpan("PgVideoStore.getFaceAnalysis")
-        )
-    }))
+      saveFaceAnalysis: faceAnalyses.save,
+      getFaceAnalysis: faceAnalyses.get
+    })
+  })
 )

@@ -11,6 +11,15 @@ import { aVideo } from "./fixtures.ts"
 
 export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore, unknown>): void =>
   layer(stores)(`VideoStore (${name})`, (it) => {
+    /** Two new videos: what is saved for one must not show for the other. */
+    const twoVideos = Effect.gen(function*() {
+      const store = yield* VideoStore
+      const [video, other] = [aVideo(randomUUID()), aVideo(randomUUID())]
+      yield* store.insert(video)
+      yield* store.insert(other)
+      return { store, video, other }
+    })
+
     /** Follows the cursors to the end and returns every page. */
     const allPages = (workspaceId: string, status: Status | undefined, limit: number) =>
       Effect.gen(function*() {
@@ -176,11 +185,7 @@ export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore,
 
     it.effect("keeps caption edits, replaced whole at each save, apart per video", () =>
       Effect.gen(function*() {
-        const store = yield* VideoStore
-        const video = aVideo(randomUUID())
-        const other = aVideo(randomUUID())
-        yield* store.insert(video)
-        yield* store.insert(other)
+        const { other, store, video } = yield* twoVideos
         expect(Option.isNone(yield* store.getCaptionEdits(video.id))).toBe(true)
         const first: CaptionEdits = {
           revision: 1,
@@ -214,11 +219,7 @@ export const videoStoreContract = (name: string, stores: Layer.Layer<VideoStore,
 
     it.effect("keeps a face analysis, replaced whole at each save, apart per video", () =>
       Effect.gen(function*() {
-        const store = yield* VideoStore
-        const video = aVideo(randomUUID())
-        const other = aVideo(randomUUID())
-        yield* store.insert(video)
-        yield* store.insert(other)
+        const { other, store, video } = yield* twoVideos
         expect(Option.isNone(yield* store.getFaceAnalysis(video.id))).toBe(true)
         const first: FaceAnalysis = {
           source: { width: 1920, height: 1080, durationSeconds: 61.5 },
