@@ -87,7 +87,8 @@ const captionEditsRows = rowDecoder("video_caption_edits", CaptionEditsRow)
  * whole at each save. Read by video id without selecting it: the defects of these rows name no row.
  */
 const videoDocument = <A, I>(sql: SqlClient.SqlClient, table: string, column: string, schema: Schema.Schema<A, I>, spanName: string) => {
-  const rows = rowDecoder(table, Schema.Struct({ value: schema }))
+  // The row's column is `value` once decoded; a defect names the column as it is in the table.
+  const rows = rowDecoder(table, Schema.Struct({ value: Schema.propertySignature(schema).pipe(Schema.fromKey(column)) }))
   return {
     save: (videoId: string, value: A) =>
       sql`INSERT INTO ${sql(table)} (video_id, ${sql(column)}) VALUES (${videoId}, ${jsonText(value)})
@@ -97,7 +98,7 @@ const videoDocument = <A, I>(sql: SqlClient.SqlClient, table: string, column: st
         Effect.withSpan(`PgVideoStore.save${spanName}`)
       ),
     get: (videoId: string) =>
-      sql`SELECT ${sql(column)} AS value FROM ${sql(table)} WHERE video_id = ${videoId}`.pipe(
+      sql`SELECT ${sql(column)} FROM ${sql(table)} WHERE video_id = ${videoId}`.pipe(
         Effect.flatMap(rows.first),
         Effect.map(Option.map((row) => row.value)),
         Effect.orDie,

@@ -102,7 +102,7 @@ describe.skipIf(postgresSkipReason !== undefined)("PostgreSQL row decoding", () 
       )
     })))
 
-  it.scopedLive("dies on a video's words, project or caption edits that are not what they should be", () =>
+  it.scopedLive("dies on a video's words, project, caption edits or face analysis that are not what they should be", () =>
     withStores(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const videos = yield* VideoStore
@@ -122,6 +122,9 @@ describe.skipIf(postgresSkipReason !== undefined)("PostgreSQL row decoding", () 
 
       yield* sql`INSERT INTO video_projects (video_id, project) VALUES (${video.id}, '{"script": "Hi"}')`
       yield* expectUndecodable(videos.getProject(video.id), "video_projects", null, "video_projects row: project.voiceId: is missing")
+
+      yield* sql`INSERT INTO video_face_analyses (video_id, analysis) VALUES (${video.id}, '{"source": {"width": 640, "height": 360, "durationSeconds": 8}}')`
+      yield* expectUndecodable(videos.getFaceAnalysis(video.id), "video_face_analyses", null, "video_face_analyses row: analysis.faces: is missing")
     })))
 
   it.scopedLive("dies on a caption removal whose regions are not text regions", () =>
