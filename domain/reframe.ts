@@ -496,6 +496,13 @@ export const checkCameraPaths = (
 }
 
 /**
+ * Whether `settings` asked of a video reframed as `asked` (framed `before`) are planned afresh from the
+ * faces its analysis found, rather than re-made from the paths it has: a face mode it is not framed in.
+ */
+export const replansFromFaces = (settings: ReframeSettings, asked: ReframeSettings | null, before: Framing | null): boolean =>
+  needsFaces(settings.mode) && (before === null || asked?.mode !== settings.mode || !needsFaces(before.mode))
+
+/**
  * The framing for another shape or mode asked after the video was made, without looking at the source
  * again: `center` and `fit` are planned afresh; `face` and `split` in the mode the video has keep the
  * paths the analysis made (and any key a person placed), each window re-made around the same points, so
@@ -512,7 +519,7 @@ export const reshapeFraming = (
   analysis: FaceAnalysis | null
 ): Either.Either<Framing, EditProblem> => {
   if (!needsFaces(settings.mode)) return Either.right(planFraming(settings, { ...source, durationSeconds: 0 }, null))
-  if (before === null || asked?.mode !== settings.mode || !needsFaces(before.mode)) {
+  if (before === null || replansFromFaces(settings, asked, before)) {
     if (analysis !== null) return Either.right(planFraming(settings, analysis.source, analysis.faces))
     return Either.left({
       field: "reframe.mode",

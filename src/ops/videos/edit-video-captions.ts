@@ -21,7 +21,7 @@ import { Transactor } from "../../../domain/ports/transactor.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { Platform } from "../../../domain/safe-zones.ts"
 import { checkCuts, Cut, cutSeconds, planCuts, TrimSettings } from "../../../domain/trim.ts"
-import { CameraKey, checkCameraPaths, MAX_CAMERA_KEYS, needsFaces, ReframeSettings, reshapeFraming } from "../../../domain/reframe.ts"
+import { CameraKey, checkCameraPaths, MAX_CAMERA_KEYS, ReframeSettings, replansFromFaces, reshapeFraming } from "../../../domain/reframe.ts"
 import { editRefusal, VideoId } from "../../../domain/video.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { nowIso } from "../../kernel/now.ts"
@@ -147,7 +147,7 @@ export const editVideoCaptions = operation({
           ? edits.reframe === null
           : reframe.aspectRatio === edits.reframe?.aspectRatio && reframe.mode === edits.reframe.mode)
         // What the face analysis found is read only where another face mode is asked: it may be large.
-        const analysis = reframe !== undefined && reframe !== null && needsFaces(reframe.mode) && reframe.mode !== edits.reframe?.mode
+        const analysis = reframe !== undefined && reframe !== null && replansFromFaces(reframe, edits.reframe, edits.framing)
           ? Option.getOrNull(yield* videos.getFaceAnalysis(id))
           : null
         const reshaped = unchanged
