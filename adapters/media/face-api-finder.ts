@@ -35,6 +35,15 @@ const REDETECT_SECONDS = 5
 const STILL_BELOW = 6
 /** The margin looked at around a face, as a share of its size: a head that moves shows there first. */
 const MARGIN = 0.25
+/**
+ * Pure colour: a pixel this saturated ((max - min) / max) and this bright. The tiny detector scores pure
+ * hues (colour bars, flat motion graphics) as faces, up to 1.00; skin under ordinary light is far less
+ * saturated, and grey or dim pixels never count (black and white video, dark hair).
+ */
+const PURE_SATURATION = 0.85
+const PURE_BRIGHTNESS = 64
+/** A box more than this share pure colour is not a face: such boxes measured 88-98%, faces 0-6%. */
+const PURE_SHARE = 0.5
 
 interface Detected {
   readonly rgb: Buffer
@@ -63,15 +72,31 @@ export const stillAround = (last: Detected, rgb: Buffer, width: number, height: 
     return count > 0 && sum / count < STILL_BELOW
   })
 
+/** Whether most of a found face's box is pure colour (see PURE_SATURATION): what the detector mistakes for faces. */
+export const mostlyPureColour = (rgb: Uint8Array, width: number, height: number, face: FaceBox): boolean => {
+  const [x0, x1] = [Math.max(0, Math.floor(face.x)), Math.min(width, Math.ceil(face.x + face.width))]
+  const [y0, y1] = [Math.max(0, Math.floor(face.y)), Math.min(height, Math.ceil(face.y + face.height))]
+  let pure = 0
+  let count = 0
+  for (let y = y0; y < y1; y++) {
+    for (let i = (y * width + x0) * 3, end = (y * width + x1) * 3; i < end; i += 3) {
+      const [r, g, b] = [rgb[i]!, rgb[i + 1]!, rgb[i + 2]!]
+      const max = Math.max(r, g, b)
+      if (max >= PURE_BRIGHTNESS && max - Math.min(r, g, b) > PURE_SATURATION * max) pure++
+      count++
+    }
+  }
+  return count === 0 || pure > PURE_SHARE * count
+}
+
 const analysisSize = (width: number, height: number) =>
   width >= height
     ? { width: LONG_SIDE, height: evenSize((LONG_SIDE * height) / width) }
     : { width: evenSize((LONG_SIDE * width) / height), height: LONG_SIDE }
 
 interface Detector {
-  /** `mouths`: each face's mouth opening too (its landmarks: about 10 ms a face). */
-  readonly detect: (rgb: Buffer, width: number, height: number, mouths: boolean) => Promise<ReadonlyArray<FaceBox>>
-  /** The mouths of faces already found, on a frame where they have not moved: no search for faces. */
+  readonly detect: (rgb: Buffer, width: number, height: number) => Promise<ReadonlyArray<FaceBox>>
+  /** The mouths of faces already found (their landmarks: about 10 ms a face): no search for faces. */
   readonly measure: (rgb: Buffer, width: number, height: number, faces: ReadonlyArray<FaceBox>) => Promise<ReadonlyArray<FaceBox>>
   readonly stop: () => Promise<void>
 }
@@ -95,8 +120,8 @@ const detector = Effect.acquireRelease(
         return thread.ask({ rgb: copy, ...question }, [copy])
       }
       return {
-        detect: (rgb, width, height, mouths) => ask(rgb, { width, height, mouths }),
-        measure: (rgb, width, height, faces) => ask(rgb, { width, height, mouths: true, faces }),
+        detect: (rgb, width, height) => ask(rgb, { width, height }),
+        measure: (rgb, width, height, faces) => ask(rgb, { width, height, faces }),
         stop: thread.stop
       }
     }
@@ -142,14 +167,13 @@ const findFaces = (search: FaceSearch, scenes: string) =>
       const seconds = (samples.length + 0.5) / SAMPLES_PER_SECOND
       const kept = last !== undefined && seconds - last.seconds < REDETECT_SECONDS && stillAround(last, rgb, size.width, size.height) ? last : undefined
       // Where the picture shows two faces or more, who speaks is told by their mouths, which move while the
-      // picture around them stays: measured on every sample, on the faces kept as on those found.
-      const shown = last?.faces.length ?? 0
-      const found = kept !== undefined && shown < 2 ? kept.faces : yield* Effect.tryPromise({
+      // picture around them stays: measured on every sample, on the faces kept as on those found. What is
+      // mostly pure colour is no face, however the detector scored it.
+      const found = kept !== undefined && kept.faces.length < 2 ? kept.faces : yield* Effect.tryPromise({
         try: async () => {
           if (kept !== undefined) return faces.measure(rgb, size.width, size.height, kept.faces)
-          const detected = await faces.detect(rgb, size.width, size.height, shown > 1)
-          // Several faces where the last look found fewer: their mouths are measured on this frame too.
-          return shown < 2 && detected.length > 1 ? faces.measure(rgb, size.width, size.height, detected) : detected
+          const detected = (await faces.detect(rgb, size.width, size.height)).filter((face) => !mostlyPureColour(rgb, size.width, size.height, face))
+          return detected.length > 1 ? faces.measure(rgb, size.width, size.height, detected) : detected
         },
         catch: (e) => new WorkFailed({ message: `Face detection failed on a frame: ${e instanceof Error ? e.message : String(e)}` })
       })

@@ -1,11 +1,11 @@
 // The face detector's thread: TensorFlow.js on its WebAssembly backend runs a model synchronously,
 // about 45 ms a frame, which on the service's own thread would stall every request meanwhile. Plain
 // JavaScript: a worker thread loads its file without the TypeScript loader the service runs under.
-// Messages in: { id, rgb (ArrayBuffer), width, height, mouths, faces? }; out: { id, answer: [{x, y, width,
-// height, score, mouth?}] } in the frame's pixels, or { id, error }. With `mouths`, each face's 68 landmarks
-// (the tiny landmark net, about 10 ms a face) give `mouth`: the gap between the inner lips as a share of the
-// face's height. Given `faces` (found on an earlier frame of an unchanged picture), only their mouths are
-// measured, without looking for faces again. The first message out is { ready: true } or { error }; in:
+// Messages in: { id, rgb (ArrayBuffer), width, height, faces? }; out: { id, answer: [{x, y, width, height,
+// score, mouth?}] } in the frame's pixels, or { id, error }. Without `faces` it looks for faces; given `faces`
+// (found on this frame or an earlier one of an unchanged picture), it measures only their mouths: each
+// face's 68 landmarks (the tiny landmark net, about 10 ms a face) give `mouth`, the gap between the inner
+// lips as a share of the face's height. The first message out is { ready: true } or { error }; in:
 // { stop: true } ends the thread (model-thread.ts asks and waits).
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
@@ -32,7 +32,7 @@ load().then(
   ({ tf, faceapi, options }) => {
     // The inner lips' three pairs of points, upper and lower (62-66 is the middle).
     const gap = (points, faceHeight) => [[61, 67], [62, 66], [63, 65]].reduce((sum, [a, b]) => sum + Math.hypot(points[a].x - points[b].x, points[a].y - points[b].y), 0) / 3 / faceHeight
-    const boxOf = (d, extra) => ({ x: d.box.x, y: d.box.y, width: d.box.width, height: d.box.height, score: d.score, ...extra })
+    const boxOf = (d) => ({ x: d.box.x, y: d.box.y, width: d.box.width, height: d.box.height, score: d.score })
     const measured = async (tensor, faces) => {
       const crops = await faceapi.extractFaceTensors(tensor, faces.map((f) => new faceapi.Rect(f.x, f.y, f.width, f.height)))
       try {
@@ -44,16 +44,12 @@ load().then(
         for (const crop of crops) crop.dispose()
       }
     }
-    parentPort.on("message", async ({ id, rgb, width, height, mouths, faces: known, stop }) => {
+    parentPort.on("message", async ({ id, rgb, width, height, faces: known, stop }) => {
       // The model's memory goes with the thread.
       if (stop === true) return parentPort.close()
       const tensor = tf.tensor3d(new Uint8Array(rgb), [height, width, 3], "int32")
       try {
-        const faces = known !== undefined
-          ? await measured(tensor, known)
-          : mouths
-          ? (await faceapi.detectAllFaces(tensor, options).withFaceLandmarks(true)).map((f) => boxOf(f.detection, { mouth: gap(f.landmarks.positions, f.detection.box.height) }))
-          : (await faceapi.detectAllFaces(tensor, options)).map((d) => boxOf(d, {}))
+        const faces = known !== undefined ? await measured(tensor, known) : (await faceapi.detectAllFaces(tensor, options)).map(boxOf)
         parentPort.postMessage({ id, answer: faces })
       } catch (e) {
         parentPort.postMessage({ id, error: String(e?.message ?? e) })
