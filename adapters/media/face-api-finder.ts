@@ -52,6 +52,14 @@ interface Detected {
   readonly seconds: number
 }
 
+/** The pixels of a face's box widened by `margin` (a share of its size) each side, within the picture: columns x0..x1, rows y0..y1. */
+const pixelsOf = (face: FaceBox, margin: number, width: number, height: number) => ({
+  x0: Math.max(0, Math.floor(face.x - face.width * margin)),
+  x1: Math.min(width, Math.ceil(face.x + face.width * (1 + margin))),
+  y0: Math.max(0, Math.floor(face.y - face.height * margin)),
+  y1: Math.min(height, Math.ceil(face.y + face.height * (1 + margin)))
+})
+
 /**
  * Whether the picture around each of the faces is what it was when they were found: the mean absolute
  * difference over every other pixel of every other row of each face's box and margin. Frames with no face
@@ -59,8 +67,7 @@ interface Detected {
  */
 export const stillAround = (last: Detected, rgb: Buffer, width: number, height: number): boolean =>
   last.faces.length > 0 && last.faces.every((face) => {
-    const [x0, x1] = [Math.max(0, Math.floor(face.x - face.width * MARGIN)), Math.min(width, Math.ceil(face.x + face.width * (1 + MARGIN)))]
-    const [y0, y1] = [Math.max(0, Math.floor(face.y - face.height * MARGIN)), Math.min(height, Math.ceil(face.y + face.height * (1 + MARGIN)))]
+    const { x0, x1, y0, y1 } = pixelsOf(face, MARGIN, width, height)
     let sum = 0
     let count = 0
     for (let y = y0; y < y1; y += 2) {
@@ -74,15 +81,13 @@ export const stillAround = (last: Detected, rgb: Buffer, width: number, height: 
 
 /** Whether most of a found face's box is pure colour (see PURE_SATURATION): what the detector mistakes for faces. */
 export const mostlyPureColour = (rgb: Uint8Array, width: number, height: number, face: FaceBox): boolean => {
-  const [x0, x1] = [Math.max(0, Math.floor(face.x)), Math.min(width, Math.ceil(face.x + face.width))]
-  const [y0, y1] = [Math.max(0, Math.floor(face.y)), Math.min(height, Math.ceil(face.y + face.height))]
+  const { x0, x1, y0, y1 } = pixelsOf(face, 0, width, height)
   let pure = 0
   let count = 0
   for (let y = y0; y < y1; y++) {
     for (let i = (y * width + x0) * 3, end = (y * width + x1) * 3; i < end; i += 3) {
-      const [r, g, b] = [rgb[i]!, rgb[i + 1]!, rgb[i + 2]!]
-      const max = Math.max(r, g, b)
-      if (max >= PURE_BRIGHTNESS && max - Math.min(r, g, b) > PURE_SATURATION * max) pure++
+      const max = Math.max(rgb[i]!, rgb[i + 1]!, rgb[i + 2]!)
+      if (max >= PURE_BRIGHTNESS && max - Math.min(rgb[i]!, rgb[i + 1]!, rgb[i + 2]!) > PURE_SATURATION * max) pure++
       count++
     }
   }
