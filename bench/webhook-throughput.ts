@@ -8,7 +8,8 @@
 //   bare with keep-alive: the same over 8 reused connections, as ours
 // Each sender runs in a child process, which trusts the test CA through NODE_EXTRA_CA_CERTS (read only at
 // start-up) and may reach loopback (OUTBOUND_ALLOW_LOOPBACK=1). The receiver answers 200 from this process.
-// Each sender times its second round of DELIVERIES: the first warms it up (see drainTimed). Runs alternate
+// Each sender times its second round of DELIVERIES: the first warms it up (see drainTimed), and counts the
+// CPU time its process spent on it, a steadier figure than the rate on a machine whose speed moves. Runs alternate
 // (BENCH_RUNS rounds, default 1); each figure is their median.
 import { randomUUID } from "node:crypto"
 import { Agent, request } from "node:https"
@@ -119,6 +120,14 @@ const emptyTables = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`TRUNCATE jo
 interface SenderResult {
   readonly seconds: number
   readonly delivered: number
+  /** The sender process's CPU time (user and system) over the timed round, in ms. */
+  readonly cpuMs: number
+}
+
+/** CPU time since `from`, in ms. */
+const cpuMsSince = (from: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(from)
+  return (used.user + used.system) / 1000
 }
 
 /**
@@ -134,11 +143,13 @@ const drainTimed = <R>(receiverUrl: string, reset: Effect.Effect<void, never, R>
     yield* reset
     const ids = yield* seed(hookUrl(receiverUrl))
     const started = performance.now()
+    const cpu = process.cpuUsage()
     yield* runner.drain("webhooks", CONCURRENCY)
+    const cpuMs = cpuMsSince(cpu)
     const seconds = (performance.now() - started) / 1000
     const outbox = yield* Outbox
     const events = yield* Effect.forEach(ids, (id) => outbox.get(id))
-    return { seconds, delivered: events.filter(Option.exists((e) => e.state === "delivered")).length }
+    return { seconds, cpuMs, delivered: events.filter(Option.exists((e) => e.state === "delivered")).length }
   })
 
 // The job runner clears each job's scratch folder: deliveries make none, but it needs a work folder. The
@@ -201,10 +212,12 @@ const sendPlain = async (receiverUrl: string, keepAlive: boolean): Promise<Sende
   next = 0
   delivered = 0
   const started = performance.now()
+  const cpu = process.cpuUsage()
   await Promise.all(Array.from({ length: CONCURRENCY }, loop))
+  const cpuMs = cpuMsSince(cpu)
   const seconds = (performance.now() - started) / 1000
   if (agent !== false) agent.destroy()
-  return { seconds, delivered }
+  return { seconds, cpuMs, delivered }
 }
 
 const runSender = async (): Promise<void> => {
@@ -227,6 +240,7 @@ export const webhookThroughput = async (): Promise<ReadonlyArray<Figure>> => {
     process.env["TEST_TLS_DIR"] = tlsDir
     const receiver = await startHttpsReceiver()
     const rates: Record<Sender, Array<number>> = { ours: [], "ours-memory": [], bare: [], "bare-keepalive": [] }
+    const cpuPerDelivery: Record<Sender, Array<number>> = { ours: [], "ours-memory": [], bare: [], "bare-keepalive": [] }
     try {
       for (let i = 1; i <= runs; i++) {
         for (const sender of SENDERS) {
@@ -242,7 +256,11 @@ export const webhookThroughput = async (): Promise<ReadonlyArray<Figure>> => {
             throw new Error(`${sender}: ${result.delivered} delivered of ${DELIVERIES}, ${received} received of ${2 * DELIVERIES}`)
           }
           rates[sender].push(DELIVERIES / result.seconds)
-          console.log(`${BENCH}: run ${i}/${runs}  ${sender.padEnd(14)} ${rates[sender].at(-1)!.toFixed(0)} deliveries/s`)
+          cpuPerDelivery[sender].push(result.cpuMs / DELIVERIES)
+          console.log(
+            `${BENCH}: run ${i}/${runs}  ${sender.padEnd(14)} ${rates[sender].at(-1)!.toFixed(0)} deliveries/s, ` +
+              `${cpuPerDelivery[sender].at(-1)!.toFixed(2)} ms of the sender's CPU a delivery`
+          )
         }
       }
     } finally {
@@ -274,6 +292,13 @@ export const webhookThroughput = async (): Promise<ReadonlyArray<Figure>> => {
         unit: "deliveries/s",
         note: `${note}; ${CONCURRENCY} reused connections, as ours`
       },
+      ...SENDERS.map((sender): Figure => ({
+        bench: BENCH,
+        name: `${sender}: the sender's CPU a delivery`,
+        value: median(cpuPerDelivery[sender]),
+        unit: "ms",
+        note: `${note}; user and system time of the sending process over the timed round (information)`
+      })),
       {
         bench: BENCH,
         name: "deliveries/s ours/bare keep-alive",

@@ -72,6 +72,8 @@ export interface OutboundRequest {
    * then read to its end, if small and quick, so that its connection can carry the next request.
    */
   readonly keepAlive?: boolean
+  /** Aborting it ends the request at once, as a `Timeout`: for a caller that keeps the time limit on its own clock. */
+  readonly signal?: AbortSignal
 }
 
 export class OutboundFailure extends Data.TaggedError("OutboundFailure")<{
@@ -168,10 +170,15 @@ const exchange = (url: URL, request: OutboundRequest, dial: Dial, agents: Return
       settle(Effect.fail(new OutboundFailure({ reason: "Timeout", message: `${url.host} did not answer completely within ${request.timeoutMs} ms` })))
       outgoing.destroy()
     }, request.timeoutMs)
+    const aborted = () => {
+      settle(Effect.fail(new OutboundFailure({ reason: "Timeout", message: `${url.host} did not answer in time` })))
+      outgoing.destroy()
+    }
     const settle = (outcome: Effect.Effect<OutboundResponse, OutboundFailure>) => {
       if (settled) return
       settled = true
       clearTimeout(deadline)
+      request.signal?.removeEventListener("abort", aborted)
       resume(outcome)
     }
     const fail = (error: unknown) => settle(Effect.fail(describeFailure(error, url.host, request.maxBytes)))
@@ -220,10 +227,13 @@ const exchange = (url: URL, request: OutboundRequest, dial: Dial, agents: Return
       })
       pipeline(response, counter, sink, (error) => (error ? fail(error) : settle(Effect.succeed({ ...head, bytes }))))
     })
+    request.signal?.addEventListener("abort", aborted)
     outgoing.end(body)
+    if (request.signal?.aborted === true) aborted()
     return Effect.sync(() => {
       settled = true
       clearTimeout(deadline)
+      request.signal?.removeEventListener("abort", aborted)
       outgoing.destroy()
     })
   })

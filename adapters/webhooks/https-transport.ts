@@ -16,9 +16,9 @@ export const HttpsWebhookTransportLive = Layer.effect(
   WebhookTransport,
   Effect.map(OutboundClient, (client) =>
     WebhookTransport.of({
-      post: ({ body, headers, timeoutMs, url }) =>
+      post: ({ body, headers, signal, timeoutMs, url }) =>
         (isHttps(url)
-          ? client.request(url, { method: "POST", headers, body, timeoutMs, maxBytes: 0, keepAlive: true }).pipe(
+          ? client.request(url, { method: "POST", headers, body, timeoutMs, maxBytes: 0, keepAlive: true, ...(signal === undefined ? {} : { signal }) }).pipe(
               // A 3xx is returned as is: the domain counts it as a failure, its Location is never visited.
               Effect.map((response): DeliveryOutcome => ({ _tag: "Answered", status: response.status })),
               // Failure messages name the host only: the URL's path and query are the receiver's secret.

@@ -16,14 +16,15 @@ const transport = HttpsWebhookTransportLive.pipe(
 // The path and query carry the receiver's secret; no error may repeat them.
 const SECRET_PATH = "/hooks/s3cr3t-path?token=s3cr3t-query"
 
-const post = (url: string, timeoutMs = ATTEMPT_TIMEOUT_MS) =>
+const post = (url: string, timeoutMs = ATTEMPT_TIMEOUT_MS, signal?: AbortSignal) =>
   WebhookTransport.pipe(
     Effect.flatMap((webhooks) =>
       webhooks.post({
         url,
         headers: { "content-type": "application/json", "webhook-id": "evt_1" },
         body: `{"event":"video.completed"}`,
-        timeoutMs
+        timeoutMs,
+        ...(signal === undefined ? {} : { signal })
       })
     ),
     Effect.provide(transport)
@@ -88,6 +89,22 @@ describe("HttpsWebhookTransport", () => {
       const error = expectUnreachable(yield* post(`${receiver.url}${SECRET_PATH}`, 300))
       expect(error).toMatch(/^127\.0\.0\.1:\d+ did not answer completely within 300 ms$/)
       expect(receiver.requests).toHaveLength(1)
+    })
+  )
+
+  it.scopedLive("an aborted signal ends a POST the receiver holds, long before its own timeout", () =>
+    Effect.gen(function* () {
+      const receiver = yield* httpsReceiver()
+      receiver.setBehaviour({ hang: true })
+      const stop = new AbortController()
+      setTimeout(() => stop.abort(), 200)
+      const started = Date.now()
+      const error = expectUnreachable(yield* post(`${receiver.url}${SECRET_PATH}`, 60_000, stop.signal))
+      expect(error).toMatch(/^127\.0\.0\.1:\d+ did not answer in time$/)
+      expect(Date.now() - started).toBeLessThan(30_000)
+      expect(receiver.requests).toHaveLength(1)
+      // A signal aborted before the POST sends nothing that waits: it ends at once.
+      expectUnreachable(yield* post(`${receiver.url}${SECRET_PATH}`, 60_000, AbortSignal.abort()))
     })
   )
 

@@ -1,8 +1,8 @@
 // Delivers stored events: one attempt per run, the next one scheduled by the domain's table, measured
-// from the end of the failed attempt. The attempt's timeout runs on Effect's clock. A redelivery is a
+// from the end of the failed attempt. The attempts' timeouts run on Effect's clock. A redelivery is a
 // new series of attempts, numbered and scheduled as the first was. Deliveries run in batches that
 // share their store round trips: a durable record per attempt would otherwise cost more than the POST.
-import { Clock, Duration, Effect, Metric, Option } from "effect"
+import { Clock, Effect, Metric, Option } from "effect"
 import { Outbox, type PendingDelivery, type RecordedAttempt } from "../../../domain/ports/outbox.ts"
 import { WebhookSecretStore } from "../../../domain/ports/webhook-secret-store.ts"
 import { type DeliveryOutcome, WebhookTransport } from "../../../domain/ports/webhook-transport.ts"
@@ -15,6 +15,7 @@ import {
   redactUrl,
   webhookMessage
 } from "../../../domain/webhooks.ts"
+import { type AttemptDeadlines, attemptDeadlines } from "../../kernel/attempt-deadlines.ts"
 import { type BatchItem, type BatchRun, Done, handleBatch, type JobOutcome } from "../../kernel/job.ts"
 import { DeliverWebhook } from "../../kernel/job-catalogue.ts"
 import { seriesOf, webhookDeliveries } from "../../kernel/metrics.ts"
@@ -37,7 +38,8 @@ const attemptDelivery = (
   { attemptsMade, event }: PendingDelivery,
   series: number,
   signing: ReadonlyArray<string>,
-  inPlace: BatchRun["inPlace"]
+  inPlace: BatchRun["inPlace"],
+  deadlines: AttemptDeadlines
 ): Effect.Effect<Attempted, never, WebhookTransport> =>
   Effect.gen(function*() {
     const attempt = attemptsMade + 1
@@ -50,10 +52,14 @@ const attemptDelivery = (
       ...message.headers,
       "webhook-signature": webhookSignatures(signing, eventId, timestampSeconds, message.body)
     }
+    const transport = yield* WebhookTransport
+    // The transport's own timer, a second later, only backs up the deadline, which runs on Effect's clock.
     const outcome = yield* inPlace(
-      (yield* WebhookTransport).post({ url: event.url, headers, body: message.body, timeoutMs: ATTEMPT_TIMEOUT_MS + 1000 }).pipe(
-        Effect.timeoutTo({ duration: Duration.millis(ATTEMPT_TIMEOUT_MS), onTimeout: () => timedOut, onSuccess: (o) => o })
-      )
+      Effect.flatMap(deadlines.start, ({ end, signal }) =>
+        transport.post({ url: event.url, headers, body: message.body, timeoutMs: ATTEMPT_TIMEOUT_MS + 1000, signal }).pipe(
+          Effect.map((answer) => (signal.aborted ? timedOut : answer)),
+          Effect.ensuring(Effect.sync(end))
+        ))
     )
     const endedAt = yield* Clock.currentTimeMillis
     const delivered = outcome._tag === "Answered" && isAcknowledged(outcome.status)
@@ -107,6 +113,7 @@ export const deliverWebhooks = (
     const outbox = yield* Outbox
     const secretStore = yield* WebhookSecretStore
     const found = yield* outbox.pending(items.map(({ payload }) => payload))
+    const deadlines = yield* attemptDeadlines(ATTEMPT_TIMEOUT_MS)
     const now = yield* Clock.currentTimeMillis
     const workspaces = [...new Set(found.flatMap(Option.match({ onNone: () => [], onSome: ({ event }) => [event.workspaceId] })))]
     const secrets = new Map(
@@ -120,12 +127,12 @@ export const deliverWebhooks = (
       if (pending.value.attemptsMade + 1 > MAX_ATTEMPTS) {
         return Effect.as(outbox.setState(payload.eventId, "dropped"), { recorded: undefined, outcome: Done })
       }
-      return asJob(job)(attemptDelivery(pending.value, payload.series, secrets.get(pending.value.event.workspaceId) ?? [], inPlace))
+      return asJob(job)(attemptDelivery(pending.value, payload.series, secrets.get(pending.value.event.workspaceId) ?? [], inPlace, deadlines))
     }, { concurrency })
     const recorded = attempted.flatMap(({ recorded }) => (recorded === undefined ? [] : [recorded]))
     if (recorded.length > 0) yield* outbox.recordAttempts(recorded)
     return attempted.map(({ outcome }) => outcome)
-  }).pipe(Effect.withSpan("deliverWebhooks", { attributes: { deliveries: items.length } }))
+  }).pipe(Effect.scoped, Effect.withSpan("deliverWebhooks", { attributes: { deliveries: items.length } }))
 
 export const deliverWebhookJob = handleBatch(DeliverWebhook, {
   runBatch: deliverWebhooks,
