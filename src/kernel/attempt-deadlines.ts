@@ -29,8 +29,8 @@ export interface AttemptDeadlines {
 export const attemptDeadlines = (ms: number): Effect.Effect<AttemptDeadlines, never, Scope.Scope> =>
   Effect.gen(function*() {
     const started = yield* Queue.unbounded<Armed>()
-    const waiting: Array<Armed> = []
     const keep = Effect.gen(function*() {
+      const waiting: Array<Armed> = []
       while (true) {
         if (waiting.length === 0) waiting.push(yield* Queue.take(started))
         waiting.push(...(yield* Queue.takeAll(started)))

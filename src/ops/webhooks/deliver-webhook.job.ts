@@ -57,7 +57,8 @@ const attemptDelivery = (
     const outcome = yield* inPlace(
       Effect.flatMap(deadlines.start, ({ end, signal }) =>
         transport.post({ url: event.url, headers, body: message.body, timeoutMs: ATTEMPT_TIMEOUT_MS + 1000, signal }).pipe(
-          Effect.map((answer) => (signal.aborted ? timedOut : answer)),
+          // An answer that came before the deadline stands, even if the deadline passed before this ran.
+          Effect.map((answer) => (answer._tag === "Unreachable" && signal.aborted ? timedOut : answer)),
           Effect.ensuring(Effect.sync(end))
         ))
     )
