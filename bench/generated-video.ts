@@ -56,28 +56,25 @@ const createAndWait = async (service: ServiceProcess, path: string, request: obj
   }
 }
 
+/** Seconds an ffmpeg run takes to encode `input` (its arguments) to `output` with the videos' own settings. */
+const timedEncode = async (input: ReadonlyArray<string>, output: string): Promise<number> => {
+  const started = performance.now()
+  await run("ffmpeg", ["-nostdin", "-y", "-v", "error", ...input, ...x264Args(), "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", output])
+  return (performance.now() - started) / 1000
+}
+
 /** The baseline: one still picture held for the same length, same size, rate and encoder, silent AAC. */
 const encodeStill = async (dir: string, seconds: number): Promise<number> => {
   const still = join(dir, "still.png")
   await run("ffmpeg", ["-nostdin", "-y", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=1080x1920", "-frames:v", "1", still])
-  const started = performance.now()
-  await run("ffmpeg", [
-    "-nostdin", "-y", "-v", "error",
-    "-loop", "1", "-framerate", "30", "-i", still,
-    "-f", "lavfi", "-i", "anullsrc=r=44100:cl=mono",
-    "-t", seconds.toFixed(3), "-r", "30",
-    ...x264Args(), "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart",
+  return timedEncode(
+    ["-loop", "1", "-framerate", "30", "-i", still, "-f", "lavfi", "-i", "anullsrc=r=44100:cl=mono", "-t", seconds.toFixed(3), "-r", "30"],
     join(dir, "still.mp4")
-  ])
-  return (performance.now() - started) / 1000
+  )
 }
 
 /** The baseline for moving pictures: the video made, decoded and encoded again with the same settings. */
-const reencode = async (input: string, output: string): Promise<number> => {
-  const started = performance.now()
-  await run("ffmpeg", ["-nostdin", "-y", "-v", "error", "-i", input, ...x264Args(), "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", output])
-  return (performance.now() - started) / 1000
-}
+const reencode = (input: string, output: string): Promise<number> => timedEncode(["-i", input], output)
 
 /** About a minute of chat: eighteen messages, each typed (when received), popped in and read aloud. */
 const CONVERSATION = {
