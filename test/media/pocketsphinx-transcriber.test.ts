@@ -4,8 +4,15 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
-import { DECODER_ARGS, makePocketsphinxTranscriber, parsePocketsphinxWords } from "../../adapters/media/pocketsphinx-transcriber.ts"
+import { ConfigProvider, Effect } from "effect"
+import { availableParallelism } from "node:os"
+import {
+  DECODER_ARGS,
+  makePocketsphinxTranscriber,
+  parsePocketsphinxWords,
+  PocketsphinxTranscriberLive
+} from "../../adapters/media/pocketsphinx-transcriber.ts"
+import { Transcriber } from "../../domain/ports/transcriber.ts"
 import type { TimedWord } from "../../domain/captions.ts"
 import { WorkFailed } from "../../domain/errors.ts"
 import { type SpokenWord, speak } from "../support/festival.ts"
@@ -130,6 +137,30 @@ describe("PocketsphinxTranscriber", () => {
       const calls = (yield* Effect.promise(() => readFile(join(stub, "calls"), "utf8"))).trim().split("\n")
       expect(calls).toHaveLength(1)
       expect(calls[0]).toMatch(new RegExp(`-logfn /dev/null ${DECODER_ARGS.join(" ")}$`))
+    }))
+
+  it.effect("as configured for the service, recognises a caption video's 40 s on two cores at once", () =>
+    Effect.gen(function*() {
+      const stub = join(dir, "count")
+      const binary = join(stub, "pocketsphinx_continuous")
+      const audio = join(stub, "talk.wav")
+      yield* Effect.promise(async () => {
+        await mkdir(stub, { recursive: true })
+        // Each decode (the call with -time) says when it started and, half a second later, that it ended.
+        await writeFile(binary, [
+          "#!/bin/sh",
+          `case "$*" in *"-time yes"*) echo start >> ${stub}/calls; sleep 0.5; echo end >> ${stub}/calls;; esac`
+        ].join("\n"))
+        await chmod(binary, 0o755)
+        await run("ffmpeg", ["-nostdin", "-y", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=300:sample_rate=16000", "-t", "40", "-ac", "1", "-c:a", "pcm_s16le", audio])
+      })
+      yield* Effect.flatMap(Transcriber, (t) => t.transcribe(audio)).pipe(
+        Effect.provide(PocketsphinxTranscriberLive),
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["POCKETSPHINX_PATH", binary]])))
+      )
+      const calls = (yield* Effect.promise(() => readFile(join(stub, "calls"), "utf8"))).trim().split("\n")
+      // Two chunks at once where there are two cores (one chunk on one core).
+      expect(calls).toEqual(availableParallelism() >= 2 ? ["start", "start", "end", "end"] : ["start", "end"])
     }))
 
   it.effect.skipIf(speechEvalMissing !== undefined)(
