@@ -21,9 +21,9 @@ export interface PocketsphinxOptions {
   /** How many recognisers run at once. */
   readonly parallelism: number
   /**
-   * Chunks are never shorter than this, so each pays its model load for enough audio... Each chunk
-   * starts from its own cepstral mean (`chunkCmn`), so a short one loses nothing to adapting: speech-eval
-   * scores its ~5 s clips one chunk each.
+   * Chunks are never shorter than this: each pays for loading the model... With `chunkCmn` each starts
+   * from its own cepstral mean, so a short chunk loses nothing to adapting to the voice (speech-eval's
+   * ~5 s clips are scored one chunk each).
    */
   readonly minChunkSeconds: number
   /** ...and not longer than this, so work spreads evenly over the cores. */
