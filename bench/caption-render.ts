@@ -278,7 +278,7 @@ export const captionRender = async (): Promise<ReadonlyArray<Figure>> => {
     const c = pipelineTimes.length > 0 ? median(pipelineTimes) : null
     figures.push(
       { bench: BENCH, name: "(c) HTTP pipeline, POST to completed", value: c, unit: "s", note: runs > 1 ? `median of ${pipelineTimes.length}` : "1 run" },
-      { bench: BENCH, name: "c/a", value: c === null ? null : c / a, unit: "x", target: { atMost: 2.0 } },
+      { bench: BENCH, name: "c/a", value: c === null ? null : c / a, unit: "x", target: { atMost: 1.25 } },
       ...details
     )
     return figures

@@ -1,7 +1,8 @@
 // A 60 s AI video, gameplay video, fake-text video and quiz video, 1080x1920 at 30 fps, through the
 // real service (POST with `render` until GET /v1/videos/:id says completed), each against a plain ffmpeg
-// encode of one still image of the same length with the same encoder settings. Target: each ready in
-// <= 45 s on 2 cores. A 3-minute AI video shows the cost staying linear in the length (no time target).
+// encode of one still image of the same length with the same encoder settings. Target (issue 21): each
+// ready in at most 1.3x that still's encode. A 3-minute AI video shows the cost staying linear in the
+// length (no target).
 // For information: a plain re-encode of the video made, with the same settings. The still is the encoder's
 // floor for a picture that does not move; the re-encode is near its floor for these moving pictures (it
 // decodes them too, so it is a little above it).
@@ -21,7 +22,8 @@ const run = promisify(execFile)
 const BENCH = "generated-video"
 /** Room for the 3-minute video on a busy machine. */
 const TIMEOUT_MS = 20 * 60_000
-const TARGET_SECONDS = 45
+/** Create to completed, against the still's encode. */
+const TARGET_RATIO = 1.3
 
 interface VideoObject {
   readonly id: string
@@ -100,10 +102,10 @@ const QUIZ = {
 }
 
 const KINDS = [
-  { name: "AI video", path: "/v1/ai-videos", request: { script: SCRIPT }, target: TARGET_SECONDS },
-  { name: "gameplay video", path: "/v1/gameplay-videos", request: { script: SCRIPT }, target: TARGET_SECONDS },
-  { name: "fake-text video", path: "/v1/fake-text-videos", request: CONVERSATION, target: TARGET_SECONDS },
-  { name: "quiz video", path: "/v1/quiz-videos", request: QUIZ, target: TARGET_SECONDS },
+  { name: "AI video", path: "/v1/ai-videos", request: { script: SCRIPT }, target: TARGET_RATIO },
+  { name: "gameplay video", path: "/v1/gameplay-videos", request: { script: SCRIPT }, target: TARGET_RATIO },
+  { name: "fake-text video", path: "/v1/fake-text-videos", request: CONVERSATION, target: TARGET_RATIO },
+  { name: "quiz video", path: "/v1/quiz-videos", request: QUIZ, target: TARGET_RATIO },
   // The same script four times over: about 3 min 15 s, twelve scenes (the most a video gets).
   { name: "AI 3-minute video", path: "/v1/ai-videos", request: { script: Array(4).fill(SCRIPT).join(" ") }, target: null }
 ] as const
@@ -130,17 +132,17 @@ export const generatedVideo = async (): Promise<ReadonlyArray<Figure>> => {
       const again = await reencode(join(dir, "made.mp4"), join(dir, "again.mp4"))
       figures.push(
         { bench: BENCH, name: `${kind.name}: length`, value: length, unit: "s" },
-        {
-          bench: BENCH,
-          name: `${kind.name}: create to completed`,
-          value: result.seconds,
-          unit: "s",
-          ...(kind.target === null ? {} : { target: { atMost: kind.target } })
-        },
+        { bench: BENCH, name: `${kind.name}: create to completed`, value: result.seconds, unit: "s" },
         { bench: BENCH, name: `${kind.name}: real-time factor`, value: length / result.seconds, unit: "x" },
         ...steps.map((s) => ({ bench: BENCH, name: `  ${s.name}`, value: s.seconds, unit: "s" })),
         { bench: BENCH, name: `${kind.name}: plain ffmpeg still encode`, value: baseline, unit: "s" },
-        { bench: BENCH, name: `${kind.name}: ours / plain still encode`, value: result.seconds / baseline, unit: "x" },
+        {
+          bench: BENCH,
+          name: `${kind.name}: ours / plain still encode`,
+          value: result.seconds / baseline,
+          unit: "x",
+          ...(kind.target === null ? {} : { target: { atMost: kind.target } })
+        },
         { bench: BENCH, name: `${kind.name}: plain re-encode of the video made`, value: again, unit: "s" },
         { bench: BENCH, name: `${kind.name}: ours / that re-encode`, value: result.seconds / again, unit: "x" }
       )
