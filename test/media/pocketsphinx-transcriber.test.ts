@@ -1,20 +1,19 @@
 import { execFile } from "node:child_process"
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
-import { tmpdir } from "node:os"
+import { availableParallelism, tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect } from "effect"
-import { availableParallelism } from "node:os"
 import {
   DECODER_ARGS,
   makePocketsphinxTranscriber,
   parsePocketsphinxWords,
   PocketsphinxTranscriberLive
 } from "../../adapters/media/pocketsphinx-transcriber.ts"
-import { Transcriber } from "../../domain/ports/transcriber.ts"
 import type { TimedWord } from "../../domain/captions.ts"
 import { WorkFailed } from "../../domain/errors.ts"
+import { Transcriber } from "../../domain/ports/transcriber.ts"
 import { type SpokenWord, speak } from "../support/festival.ts"
 import { speechEvalClips, speechEvalMissing } from "../support/speech-eval.ts"
 import { normaliseWords, wordErrors, wordStartErrors } from "../support/wer.ts"
@@ -146,10 +145,15 @@ describe("PocketsphinxTranscriber", () => {
       const audio = join(stub, "talk.wav")
       yield* Effect.promise(async () => {
         await mkdir(stub, { recursive: true })
-        // Each decode (the call with -time) says when it started and, half a second later, that it ended.
+        // Each decode (the call with -time) says it started, waits up to 5 s for a second decode to start
+        // beside it, then says it ended: decodes one after another leave "start, end" pairs.
         await writeFile(binary, [
           "#!/bin/sh",
-          `case "$*" in *"-time yes"*) echo start >> ${stub}/calls; sleep 0.5; echo end >> ${stub}/calls;; esac`
+          `case "$*" in *"-time yes"*)`,
+          `  echo start >> ${stub}/calls`,
+          `  for i in $(seq 50); do [ "$(grep -c start ${stub}/calls)" -ge 2 ] && break; sleep 0.1; done`,
+          `  echo end >> ${stub}/calls;;`,
+          "esac"
         ].join("\n"))
         await chmod(binary, 0o755)
         await run("ffmpeg", ["-nostdin", "-y", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=300:sample_rate=16000", "-t", "40", "-ac", "1", "-c:a", "pcm_s16le", audio])
