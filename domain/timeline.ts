@@ -32,7 +32,7 @@ export const VideoVisual = Schema.TaggedStruct("Video", {
 export const ColourVisual = Schema.TaggedStruct("Colour", { hex: HexColour }).annotations({ identifier: "ColourVisual" })
 
 export const AnimationVisual = Schema.TaggedStruct("Animation", {
-  path: Schema.String.annotations({ description: "An ffconcat list of pictures with their durations (an Animator's output)." })
+  animation: Schema.String.annotations({ description: "The name of one of the render request's animations." })
 }).annotations({
   identifier: "AnimationVisual",
   description: "Pictures the service drew (a chat, quiz cards), played in time; drawn at the size they fill, so nothing is cropped."
@@ -71,7 +71,7 @@ export type ImageOverlay = typeof ImageOverlay.Type
 
 /** Like ImageOverlay, but an animation: its transparent parts show the scene under it. */
 export const AnimationOverlay = Schema.TaggedStruct("Animation", {
-  path: Schema.String.annotations({ description: "An ffconcat list of pictures with their durations (an Animator's output)." }),
+  animation: Schema.String.annotations({ description: "The name of one of the render request's animations." }),
   x: Schema.Number.pipe(Schema.between(0, 1)).annotations({ description: "Left edge / frame width." }),
   y: Schema.Number.pipe(Schema.between(0, 1)).annotations({ description: "Top edge / frame height." })
 }).annotations({ identifier: "AnimationOverlay", description: "Drawn pictures (transparency kept) over the scene, at the size they were drawn." })

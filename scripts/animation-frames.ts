@@ -13,7 +13,7 @@ import { FfmpegTimelineRendererLive } from "../adapters/media/ffmpeg-timeline-re
 import { chatPlacement } from "../domain/chat-placement.ts"
 import { chatSchedule } from "../domain/chat-schedule.ts"
 import type { ChatThemeId } from "../domain/chat-themes.ts"
-import { type AnimateRequest, Animator } from "../domain/ports/animator.ts"
+import { type AnimatedFrames, type AnimateRequest, Animator } from "../domain/ports/animator.ts"
 import { TimelineRenderer } from "../domain/ports/timeline-renderer.ts"
 import { DEFAULT_INTRO, DEFAULT_OUTRO, type QuizContent, quizSchedule, QuizThemeId } from "../domain/quiz.ts"
 import { estimatedSpeechSeconds } from "../domain/pricing.ts"
@@ -25,6 +25,7 @@ const DOCS = join(import.meta.dirname, "..", "docs")
 const WIDTH = 1080
 const HEIGHT = 1920
 const RATE = 30
+const ANIMATION = "animation"
 
 const speech = (text: string): number => estimatedSpeechSeconds(text.split(/\s+/).length)
 
@@ -40,11 +41,12 @@ const QUIZ: QuizContent = {
   }]
 }
 
-/** Renders one scene of `seconds` and saves the frames at `times` (seconds) as PNGs named `names`. */
-const renderFrames = (scene: (dir: string) => Effect.Effect<Scene, unknown, Animator>, seconds: number, shots: ReadonlyArray<[string, number]>, outDir: string) =>
+/** Renders one scene of `seconds`, playing `animation`, and saves the frames at `times` (seconds) as PNGs named `names`. */
+const renderFrames = (scene: Effect.Effect<{ scene: Scene; animation: AnimatedFrames }, unknown, Animator>, seconds: number, shots: ReadonlyArray<[string, number]>, outDir: string) =>
   Effect.gen(function*() {
     const dir = yield* Effect.promise(() => mkdtemp(join(tmpdir(), "reelwright-frames-")))
     const output = join(dir, "video.mp4")
+    const played = yield* scene
     yield* (yield* TimelineRenderer).render({
       timeline: {
         width: WIDTH,
@@ -52,11 +54,12 @@ const renderFrames = (scene: (dir: string) => Effect.Effect<Scene, unknown, Anim
         frameRate: RATE,
         format: "standard",
         background: "#000000",
-        scenes: [yield* scene(dir)],
+        scenes: [played.scene],
         narration: null,
         captions: null,
         music: null
       },
+      animations: new Map([[ANIMATION, played.animation]]),
       output,
       workDir: join(dir, "work")
     })
@@ -76,24 +79,25 @@ const animate = (request: Omit<AnimateRequest, "frameRate">) => Effect.flatMap(A
 const chat = (theme: ChatThemeId, split: boolean) => {
   const schedule = chatSchedule(SAMPLE_CONVERSATION, SAMPLE_CONVERSATION.messages.map((m) => speech(m.text ?? "")))
   const { box } = chatPlacement(WIDTH, HEIGHT, split, split)
-  const scene = (dir: string) =>
-    Effect.map(
-      animate({
-        animation: { _tag: "Chat", conversation: SAMPLE_CONVERSATION, theme, schedule, images: new Map() },
-        width: box.width,
-        height: box.height,
-        durationSeconds: schedule.durationSeconds,
-        fill: "theme",
-        dir: join(dir, "chat")
-      }),
-      (frames): Scene => ({
+  const scene = Effect.map(
+    animate({
+      animation: { _tag: "Chat", conversation: SAMPLE_CONVERSATION, theme, schedule, images: new Map() },
+      width: box.width,
+      height: box.height,
+      durationSeconds: schedule.durationSeconds,
+      fill: "theme"
+    }),
+    (animation) => ({
+      scene: {
         durationSeconds: schedule.durationSeconds,
         visual: split
-          ? { _tag: "Split", top: { _tag: "Animation", path: frames.path }, bottom: { _tag: "Colour", hex: "#2E7D32" } }
-          : { _tag: "Animation", path: frames.path },
+          ? { _tag: "Split", top: { _tag: "Animation", animation: ANIMATION }, bottom: { _tag: "Colour", hex: "#2E7D32" } }
+          : { _tag: "Animation", animation: ANIMATION },
         overlays: []
-      })
-    )
+      } satisfies Scene,
+      animation
+    })
+  )
   return { schedule, scene }
 }
 
@@ -104,18 +108,19 @@ const quiz = (theme: QuizThemeId) => {
     questions: [{ question: speech(q.question), explanation: speech(q.explanation ?? "") }],
     outro: speech(QUIZ.outro)
   })
-  const scene = (dir: string) =>
-    Effect.map(
-      animate({
-        animation: { _tag: "Quiz", quiz: QUIZ, theme, schedule },
-        width: WIDTH,
-        height: HEIGHT,
-        durationSeconds: schedule.durationSeconds,
-        fill: "theme",
-        dir: join(dir, "quiz")
-      }),
-      (frames): Scene => ({ durationSeconds: schedule.durationSeconds, visual: { _tag: "Animation", path: frames.path }, overlays: [] })
-    )
+  const scene = Effect.map(
+    animate({
+      animation: { _tag: "Quiz", quiz: QUIZ, theme, schedule },
+      width: WIDTH,
+      height: HEIGHT,
+      durationSeconds: schedule.durationSeconds,
+      fill: "theme"
+    }),
+    (animation) => ({
+      scene: { durationSeconds: schedule.durationSeconds, visual: { _tag: "Animation", animation: ANIMATION }, overlays: [] } satisfies Scene,
+      animation
+    })
+  )
   return { schedule, scene }
 }
 

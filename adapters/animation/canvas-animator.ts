@@ -6,14 +6,14 @@ import { Clock, Effect, Layer } from "effect"
 import { APPEAR_SECONDS, chatMomentAt } from "../../domain/chat-schedule.ts"
 import { chatTheme } from "../../domain/chat-themes.ts"
 import { WorkFailed } from "../../domain/errors.ts"
-import { type AnimateRequest, type Animation, Animator } from "../../domain/ports/animator.ts"
+import { type AnimateRequest, type AnimatedFrames, type Animation, Animator, type ByteSink } from "../../domain/ports/animator.ts"
 import type { ChatFrameState } from "../../domain/ports/chat-painter.ts"
 import { type QuizMoment, quizMomentAt } from "../../domain/quiz.ts"
 import { quizTheme } from "../../domain/quiz-themes.ts"
 import { decodeImages } from "../chat/canvas-chat-painter.ts"
 import { ChatScreen } from "../chat/chat-screen.ts"
 import { QuizScreen } from "../quiz/quiz-screen.ts"
-import { writeFrameSequence } from "./frame-sequence.ts"
+import { playFrameSequence } from "./frame-sequence.ts"
 
 const MIN_SIDE = 16
 const MAX_SIDE = 4096
@@ -97,32 +97,35 @@ export const animate = (request: AnimateRequest) =>
     const frames = Math.round(request.durationSeconds * request.frameRate)
     const problem = invalid(request, frames)
     if (problem !== undefined) return yield* new WorkFailed({ message: problem })
-    const started = yield* Clock.currentTimeMillis
     const { animation } = request
     const drawn = animation._tag === "Chat" ? yield* chatFrames(request, animation) : quizFrames(request, animation)
-    const sequence = yield* Effect.tryPromise({
-      try: (signal) =>
-        writeFrameSequence({
-          dir: request.dir,
-          width: request.width,
-          height: request.height,
-          frames,
-          frameRate: request.frameRate,
-          keyAt: drawn.keyAt,
-          draw: drawn.draw,
-          signal
-        }),
-      catch: (cause) => cause
-    }).pipe(
-      // The cause names server paths: logged for the operator, not shown to the person.
-      Effect.tapError((cause) => Effect.logError("the animation's pictures could not be written", cause)),
-      Effect.mapError(() => new WorkFailed({ message: "The animation's pictures could not be drawn or written; try again." }))
-    )
-    const ended = yield* Clock.currentTimeMillis
-    yield* Effect.logInfo(`animated ${sequence.frames} frames as ${sequence.pictures} pictures`).pipe(
-      Effect.annotateLogs({ animation: animation._tag, pictures: sequence.pictures, frames, ms: ended - started })
-    )
-    return sequence
+    const play = (sink: ByteSink) =>
+      Effect.gen(function*() {
+        const started = yield* Clock.currentTimeMillis
+        const sequence = yield* Effect.tryPromise({
+          try: (signal) =>
+            playFrameSequence({
+              width: request.width,
+              height: request.height,
+              frames,
+              frameRate: request.frameRate,
+              keyAt: drawn.keyAt,
+              draw: drawn.draw,
+              signal
+            }, sink),
+          catch: (cause) => cause
+        }).pipe(
+          // The cause may name server paths: logged for the operator, not shown to the person.
+          Effect.tapError((cause) => Effect.logError("the animation's pictures could not be drawn", cause)),
+          Effect.mapError(() => new WorkFailed({ message: "The animation's pictures could not be drawn; try again." }))
+        )
+        const ended = yield* Clock.currentTimeMillis
+        yield* Effect.logInfo(`animated ${frames} frames as ${sequence.pictures} pictures`).pipe(
+          Effect.annotateLogs({ animation: animation._tag, pictures: sequence.pictures, frames, complete: sequence.complete, ms: ended - started })
+        )
+        return sequence.pictures
+      }).pipe(Effect.withSpan("CanvasAnimator.play", { attributes: { animation: animation._tag, frames } }))
+    return { frames, play } satisfies AnimatedFrames
   }).pipe(Effect.withSpan("CanvasAnimator.animate", { attributes: { animation: request.animation._tag } }))
 
 export const CanvasAnimatorLive = Layer.succeed(Animator, Animator.of({ animate }))

@@ -1,24 +1,28 @@
-// An animation as pictures for ffmpeg's concat demuxer: each distinct state is drawn once, as a PNG,
-// and an ffconcat list holds it for as many frames as it lasts (a state seen before re-uses its file).
-// Chat and quiz frames repeat a lot (a settled screen, the typing dots' cycle), so this draws a
-// fraction of the frames. Compression runs on the libuv threadpool while the next picture is drawn.
+// An animation as one APNG stream, written while the renderer encodes it. Chat and quiz frames repeat a
+// lot (a settled screen, the typing dots' cycle), so a run of equal frames is one APNG frame held for
+// its length, and each APNG frame after the first carries only the rectangle that changed since the
+// one before (the countdown's ring, an answer's row). A change seen before (the dots' cycle) re-uses its
+// compressed rectangle without drawing. Compression runs on the libuv threadpool while the next picture
+// is drawn; pictures go to the sink in order, as fast as it takes them.
 import { createCanvas, type SKRSContext2D } from "@napi-rs/canvas"
-import { writeFileSync } from "node:fs"
-import { mkdir, writeFile } from "node:fs/promises"
-import { join } from "node:path"
 import { promisify } from "node:util"
-import { crc32, deflate } from "node:zlib"
+import { crc32, deflate, deflateSync } from "node:zlib"
+import type { ByteSink } from "../../domain/ports/animator.ts"
 
 const deflateAsync = promisify(deflate)
 
-/** Pictures being compressed and written at once: each holds its 8 MB of rows (at 1080x1920) until written. */
+/** Pictures being compressed at once: each holds its rectangle's rows until it is written. */
 const IN_FLIGHT = 3
 
-const FRAME_LIST = "frames.ffconcat"
+/**
+ * Delays are counted in 1/10000 s and each frame's end is rounded from the exact frame boundary, so
+ * rounding never accumulates (ffmpeg keeps APNG timestamps in 1/100000 s, so these are exact there).
+ */
+const DELAY_DEN = 10_000
+/** The longest delay a frame holds (a 16-bit numerator); a longer run is held by further empty frames. */
+const MAX_DELAY = 65_535
 
 export interface FrameSequenceRequest {
-  /** The folder for the pictures and the list; created when missing. */
-  readonly dir: string
   readonly width: number
   readonly height: number
   readonly frames: number
@@ -32,104 +36,81 @@ export interface FrameSequenceRequest {
 }
 
 export interface FrameSequence {
-  /** The ffconcat list, lasting exactly `frames` frames. */
-  readonly path: string
-  readonly frames: number
-  /** How many pictures were drawn and written. */
+  /** How many pictures were drawn. */
   readonly pictures: number
+  /** Whether the sink took the whole stream (false: its reader stopped, and drawing stopped with it). */
+  readonly complete: boolean
 }
 
 interface Run {
   readonly key: string
-  readonly frames: number
+  /** Its length in 1/10000 s. */
+  readonly delay: number
 }
 
-const runsOf = (frames: number, keyAt: (frame: number) => string): ReadonlyArray<Run> => {
-  const runs: Array<Run> = []
-  for (let frame = 0; frame < frames; frame++) {
-    const key = keyAt(frame)
+const runsOf = (request: FrameSequenceRequest): ReadonlyArray<Run> => {
+  const runs: Array<{ key: string; end: number }> = []
+  for (let frame = 0; frame < request.frames; frame++) {
+    const key = request.keyAt(frame)
     const last = runs.at(-1)
-    if (last?.key === key) runs[runs.length - 1] = { key, frames: last.frames + 1 }
-    else runs.push({ key, frames: 1 })
+    if (last?.key === key) last.end = frame + 1
+    else runs.push({ key, end: frame + 1 })
   }
-  return runs
+  let start = 0
+  return runs.map(({ key, end }) => {
+    const stop = Math.round(end * DELAY_DEN / request.frameRate)
+    const run = { key, delay: stop - start }
+    start = stop
+    return run
+  })
 }
 
-export const writeFrameSequence = async (request: FrameSequenceRequest): Promise<FrameSequence> => {
-  const { dir, width, height, frameRate } = request
-  await mkdir(dir, { recursive: true })
-  const runs = runsOf(request.frames, request.keyAt)
-  const canvas = createCanvas(width, height)
-  const ctx = canvas.getContext("2d")
-  const names = new Map<string, string>()
-  // Row buffers are reused: a fresh 8 MB each picture keeps the garbage collector busy.
-  const spareRows: Array<Buffer> = []
-  const pending = new Set<Promise<void>>()
-  const failures: Array<unknown> = []
-  try {
-    for (const { key } of runs) {
-      if (names.has(key)) continue
-      request.signal?.throwIfAborted()
-      ctx.setTransform(1, 0, 0, 1, 0, 0)
-      ctx.clearRect(0, 0, width, height)
-      request.draw(ctx, key)
-      // Un-premultiplied RGBA, as PNG stores it (Skia divides the partly transparent pixels by their alpha).
-      const pixels = ctx.getImageData(0, 0, width, height).data
-      while (pending.size >= IN_FLIGHT) await Promise.race(pending)
-      if (failures.length > 0) break
-      const name = `p${String(names.size).padStart(5, "0")}.png`
-      names.set(key, name)
-      const rows = pngRows(pixels, width, height, spareRows.pop())
-      const job: Promise<void> = encodePng(rows, width, height)
-        .then((png) => {
-          spareRows.push(rows)
-          // Written at once: an asynchronous write would wait for three more turns of the busy event loop.
-          writeFileSync(join(dir, name), png)
-        })
-        .catch((cause: unknown) => {
-          failures.push(cause)
-        })
-        .finally(() => pending.delete(job))
-      pending.add(job)
-      // A turn of the event loop between pictures, for the compressions that finished while this one was drawn.
-      await new Promise((resolve) => setImmediate(resolve))
-    }
-  } finally {
-    // Nothing is left writing into the folder once this returns or throws.
-    await Promise.all(pending)
-  }
-  if (failures.length > 0) throw failures[0]
-  const path = join(dir, FRAME_LIST)
-  await writeFile(path, concatList(runs, names, frameRate))
-  return { path, frames: request.frames, pictures: names.size }
+/** The frames a run takes: its picture, then empty frames while it lasts longer than one frame may. */
+const piecesOf = (delay: number): number => Math.max(1, Math.ceil(delay / MAX_DELAY))
+
+/** What changed from one picture to the next: a rectangle of pixels, or nothing. */
+interface Change {
+  readonly x: number
+  readonly y: number
+  readonly width: number
+  readonly height: number
+  /** Deflated PNG rows of the rectangle. */
+  readonly data: Uint8Array
 }
 
-/**
- * Each picture's duration, from frame boundaries rounded to the microsecond (ffmpeg's own unit), so
- * rounding never accumulates. The last picture is listed again: the demuxer ignores the last duration.
- */
-const concatList = (runs: ReadonlyArray<Run>, names: ReadonlyMap<string, string>, frameRate: number): string => {
-  const lines = ["ffconcat version 1.0"]
-  let frame = 0
-  for (const run of runs) {
-    const start = Math.round(frame * 1e6 / frameRate)
-    frame += run.frames
-    const end = Math.round(frame * 1e6 / frameRate)
-    lines.push(`file ${names.get(run.key)!}`, `duration ${((end - start) / 1e6).toFixed(6)}`)
-  }
-  const last = runs.at(-1)
-  if (last !== undefined) lines.push(`file ${names.get(last.key)!}`)
-  return `${lines.join("\n")}\n`
-}
-
-/** PNG scanlines: a filter byte (0, none) before each row of RGBA. */
-const pngRows = (pixels: Uint8ClampedArray, width: number, height: number, reuse: Buffer | undefined): Buffer => {
+/** The smallest rectangle holding every pixel that differs, or null when none does. */
+const changedBox = (before: Buffer, after: Buffer, width: number, height: number) => {
   const stride = width * 4
-  const rows = reuse ?? Buffer.allocUnsafe((stride + 1) * height)
-  const source = Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength)
-  for (let y = 0; y < height; y++) {
-    rows[y * (stride + 1)] = 0
-    source.copy(rows, y * (stride + 1) + 1, y * stride, (y + 1) * stride)
+  const rowDiffers = (y: number) => before.compare(after, y * stride, (y + 1) * stride, y * stride, (y + 1) * stride) !== 0
+  let top = 0
+  while (top < height && !rowDiffers(top)) top++
+  if (top === height) return null
+  let bottom = height - 1
+  while (!rowDiffers(bottom)) bottom--
+  const a = new Uint32Array(before.buffer, before.byteOffset, width * height)
+  const b = new Uint32Array(after.buffer, after.byteOffset, width * height)
+  let left = width
+  let right = -1
+  for (let y = top; y <= bottom; y++) {
+    const row = y * width
+    let x = 0
+    while (x < left && a[row + x] === b[row + x]) x++
+    left = x
+    x = width - 1
+    while (x > right && a[row + x] === b[row + x]) x--
+    right = x
+  }
+  return { x: left, y: top, width: right - left + 1, height: bottom - top + 1 }
+}
+
+/** PNG scanlines of a rectangle of `pixels`: a filter byte (0, none) before each row of RGBA. */
+const pngRows = (pixels: Buffer, stride: number, box: { x: number; y: number; width: number; height: number }): Buffer => {
+  const row = box.width * 4
+  const rows = Buffer.allocUnsafe((row + 1) * box.height)
+  for (let y = 0; y < box.height; y++) {
+    rows[y * (row + 1)] = 0
+    const from = (box.y + y) * stride + box.x * 4
+    pixels.copy(rows, y * (row + 1) + 1, from, from + row)
   }
   return rows
 }
@@ -145,34 +126,117 @@ const chunk = (type: string, data: Uint8Array): Buffer => {
   return out
 }
 
-/**
- * An RGBA PNG that is also a one-frame APNG. The concat demuxer keeps the timestamps in the first
- * file's time base: a plain PNG's is 1/25 s, which moves or drops pictures held for one frame;
- * an APNG's is 1/100000 s, so every picture starts on its frame. Its own delay is the shortest
- * APNG has (1/65535 s), so the last picture, listed again, adds no frame after the list's durations.
- */
-const encodePng = async (rows: Buffer, width: number, height: number): Promise<Buffer> => {
-  const header = Buffer.alloc(13)
-  header.writeUInt32BE(width, 0)
-  header.writeUInt32BE(height, 4)
-  header[8] = 8
-  header[9] = 6
-  const animation = Buffer.alloc(8)
-  animation.writeUInt32BE(1, 0)
-  animation.writeUInt32BE(1, 4)
-  const frame = Buffer.alloc(26)
-  frame.writeUInt32BE(width, 4)
-  frame.writeUInt32BE(height, 8)
-  frame.writeUInt16BE(1, 20)
-  frame.writeUInt16BE(65_535, 22)
-  // Output comes back to the event loop a chunk at a time, and the loop is busy drawing: one chunk, one trip.
-  const pixels = await deflateAsync(rows, { level: 1, chunkSize: 2 ** 21 })
-  return Buffer.concat([
-    SIGNATURE,
-    chunk("IHDR", header),
-    chunk("acTL", animation),
-    chunk("fcTL", frame),
-    chunk("IDAT", pixels),
-    chunk("IEND", new Uint8Array(0))
-  ])
+const BLEND_SOURCE = 0
+const BLEND_OVER = 1
+
+/** A single clear pixel blended over the picture: a frame that holds what is shown. */
+const HOLD: Change = { x: 0, y: 0, width: 1, height: 1, data: deflateSync(Buffer.alloc(5)) }
+
+/** Numbers APNG's chunks (frame controls and frame data share one sequence) and writes them. */
+class ApngWriter {
+  private sequence = 0
+  constructor(private readonly width: number, private readonly height: number) {}
+
+  header(frames: number): Buffer {
+    const header = Buffer.alloc(13)
+    header.writeUInt32BE(this.width, 0)
+    header.writeUInt32BE(this.height, 4)
+    header[8] = 8
+    header[9] = 6
+    const animation = Buffer.alloc(8)
+    animation.writeUInt32BE(frames, 0)
+    // Played once: for a looping APNG, ffmpeg asks the input's size first, which a pipe does not have.
+    animation.writeUInt32BE(1, 4)
+    return Buffer.concat([SIGNATURE, chunk("IHDR", header), chunk("acTL", animation)])
+  }
+
+  /** A frame: the first one is the whole picture (IDAT); later ones are rectangles over it (fdAT). */
+  frame(change: Change, delay: number, blend: number): Buffer {
+    const control = Buffer.alloc(26)
+    control.writeUInt32BE(this.sequence++, 0)
+    control.writeUInt32BE(change.width, 4)
+    control.writeUInt32BE(change.height, 8)
+    control.writeUInt32BE(change.x, 12)
+    control.writeUInt32BE(change.y, 16)
+    control.writeUInt16BE(delay, 20)
+    control.writeUInt16BE(DELAY_DEN, 22)
+    control[25] = blend
+    if (this.sequence === 1) return Buffer.concat([chunk("fcTL", control), chunk("IDAT", change.data)])
+    const data = Buffer.alloc(change.data.length + 4)
+    data.writeUInt32BE(this.sequence++, 0)
+    data.set(change.data, 4)
+    return Buffer.concat([chunk("fcTL", control), chunk("fdAT", data)])
+  }
+
+  end(): Buffer {
+    return chunk("IEND", new Uint8Array(0))
+  }
+}
+
+/** Draws the sequence into `sink` as one APNG lasting exactly `frames` frames at `frameRate`. */
+export const playFrameSequence = async (request: FrameSequenceRequest, sink: ByteSink): Promise<FrameSequence> => {
+  const { width, height } = request
+  const runs = runsOf(request)
+  const apng = new ApngWriter(width, height)
+  if (!(await sink(apng.header(runs.reduce((sum, run) => sum + piecesOf(run.delay), 0))))) return { pictures: 0, complete: false }
+  const canvas = createCanvas(width, height)
+  const ctx = canvas.getContext("2d")
+  let pictures = 0
+  const picture = (key: string): Buffer => {
+    request.signal?.throwIfAborted()
+    ctx.setTransform(1, 0, 0, 1, 0, 0)
+    ctx.clearRect(0, 0, width, height)
+    request.draw(ctx, key)
+    pictures++
+    // Un-premultiplied RGBA, as PNG stores it (Skia divides the partly transparent pixels by their alpha).
+    const { data } = ctx.getImageData(0, 0, width, height)
+    return Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+  }
+  /** Each change, by the keys it goes from and to: the same step again costs no drawing. */
+  const changes = new Map<string, Promise<Change>>()
+  /** The last picture drawn, and its key: the next change is measured from it. */
+  let shown: { key: string; pixels: Buffer } | null = null
+  const changeTo = (from: string | null, key: string): Promise<Change> => {
+    const step = `${from ?? ""}\u0000${key}`
+    const known = changes.get(step)
+    if (known !== undefined) return known
+    const before = from === null ? null : shown?.key === from ? shown.pixels : picture(from)
+    const pixels = picture(key)
+    shown = { key, pixels }
+    const box = before === null ? { x: 0, y: 0, width, height } : changedBox(before, pixels, width, height)
+    const change = box === null
+      ? Promise.resolve(HOLD)
+      : deflateAsync(pngRows(pixels, width * 4, box), { level: 1, chunkSize: 2 ** 21 }).then((data): Change => ({ ...box, data }))
+    changes.set(step, change)
+    return change
+  }
+  const pending: Array<{ readonly change: Promise<Change>; readonly delay: number }> = []
+  /** Writes the waiting frames, in order, until `keep` wait; false once the sink stops taking them. */
+  const flush = async (keep: number): Promise<boolean> => {
+    while (pending.length > keep) {
+      const { change, delay } = pending.shift()!
+      const c = await change
+      // Numbered here, in order: compressions finish in any order. The first picture replaces the
+      // canvas; a rectangle replaces its pixels (alpha too); a hold changes nothing.
+      const pieces = [apng.frame(c, Math.min(delay, MAX_DELAY), c === HOLD ? BLEND_OVER : BLEND_SOURCE)]
+      for (let left = delay - MAX_DELAY; left > 0; left -= MAX_DELAY) pieces.push(apng.frame(HOLD, Math.min(left, MAX_DELAY), BLEND_OVER))
+      if (!(await sink(Buffer.concat(pieces)))) return false
+    }
+    return true
+  }
+  try {
+    let from: string | null = null
+    for (const run of runs) {
+      pending.push({ change: changeTo(from, run.key), delay: run.delay })
+      from = run.key
+      if (!(await flush(IN_FLIGHT - 1))) return { pictures, complete: false }
+      // A turn of the event loop between pictures, for the compressions that finished while this one was drawn.
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    if (!(await flush(0))) return { pictures, complete: false }
+  } finally {
+    // Nothing is left compressing once this returns or throws.
+    await Promise.allSettled(pending.map((p) => p.change))
+  }
+  return { pictures, complete: await sink(apng.end()) }
 }

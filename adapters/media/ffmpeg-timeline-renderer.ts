@@ -3,6 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Config, Effect, Layer } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
+import type { ByteSink } from "../../domain/ports/animator.ts"
 import { type TimelineRenderRequest, TimelineRenderer } from "../../domain/ports/timeline-renderer.ts"
 import { splitTopHeight } from "../../domain/split-screen.ts"
 import { type Motion, type Overlay, type PlainVisual, type Scene, type TextOverlay, type Timeline } from "../../domain/timeline.ts"
@@ -32,6 +33,8 @@ interface Graph {
   readonly inputs: Array<ReadonlyArray<string>>
   readonly chains: Array<string>
   readonly files: Array<{ readonly path: string; readonly content: string | Buffer }>
+  /** The animations played, by name, in the order of their pipes (the first is ffmpeg's pipe:3). */
+  readonly animations: Array<string>
   labels: number
 }
 
@@ -101,18 +104,21 @@ const visualFrames = (graph: Graph, visual: PlainVisual, width: number, height: 
     }
     case "Animation":
       // Drawn at this size already, so scale only converts the pixels.
-      return animationFrames(graph, visual.path, frames, `${cover(width, height)},format=yuv420p`)
+      return animationFrames(graph, visual.animation, frames, `${cover(width, height)},format=yuv420p`)
   }
 }
 
 /**
- * An ffconcat list of pictures as exactly `frames` frames at the timeline's rate; one that ends early
- * holds its last picture. `picture` (size, pixel format) runs before fps repeats the pictures, so each
- * distinct picture is converted once however many frames it holds.
+ * An animation, read from its pipe as it is drawn (one APNG), as exactly `frames` frames at the
+ * timeline's rate; one that ends early holds its last picture. `picture` (size, pixel format) runs
+ * before fps repeats the pictures, so each APNG frame is converted once however many frames it holds.
  */
-const animationFrames = (graph: Graph, path: string, frames: number, picture: string): string => {
+const animationFrames = (graph: Graph, name: string, frames: number, picture: string): string => {
   const rate = graph.frameRate
-  const input = addInput(graph, ["-f", "concat", "-safe", "0", "-i", path])
+  const pipe = graph.animations.indexOf(name)
+  const index = pipe === -1 ? graph.animations.push(name) - 1 : pipe
+  // The APNG demuxer keeps a frame's delay however short (max_fps 0), so a picture can show for one frame.
+  const input = addInput(graph, ["-f", "apng", "-max_fps", "0", "-i", `pipe:${3 + index}`])
   return addChain(
     graph,
     [`${input}:v:0`],
@@ -157,7 +163,7 @@ const addOverlay = (graph: Graph, under: string, overlay: Overlay, width: number
     }
     case "Animation": {
       // yuva420p keeps the transparency and is what overlay blends onto yuv420p, so nothing converts per frame.
-      const pictures = animationFrames(graph, overlay.path, frames, "format=yuva420p")
+      const pictures = animationFrames(graph, overlay.animation, frames, "format=yuva420p")
       return addChain(graph, [under, pictures], `overlay=x=${Math.round(overlay.x * width)}:y=${Math.round(overlay.y * height)}:format=auto`)
     }
   }
@@ -266,7 +272,7 @@ const withEmoji = (graph: Graph, from: string, emoji: EmojiOverlays): string => 
 
 /** The whole render as ffmpeg arguments plus the files its graph reads. */
 const renderCommand = (timeline: Timeline, workDir: string, output: string, preset: string) => {
-  const graph: Graph = { frameRate: timeline.frameRate, workDir, inputs: [], chains: [], files: [], labels: 0 }
+  const graph: Graph = { frameRate: timeline.frameRate, workDir, inputs: [], chains: [], files: [], animations: [], labels: 0 }
   const video = videoGraph(graph, timeline)
   const finish: Array<string> = []
   let under = video.label
@@ -294,7 +300,7 @@ const renderCommand = (timeline: Timeline, workDir: string, output: string, pres
     "-movflags", "+faststart",
     output
   ]
-  return { args, files: graph.files, durationSeconds }
+  return { args, files: graph.files, animations: graph.animations, durationSeconds }
 }
 
 export const FfmpegTimelineRendererLive = Layer.effect(
@@ -305,12 +311,19 @@ export const FfmpegTimelineRendererLive = Layer.effect(
 
     const render = (request: TimelineRenderRequest) =>
       Effect.gen(function* () {
-        const { args, files, durationSeconds } = renderCommand(request.timeline, request.workDir, request.output, preset)
+        const { args, files, animations, durationSeconds } = renderCommand(request.timeline, request.workDir, request.output, preset)
+        const feeds = animations.map((name) => {
+          const animation = request.animations?.get(name)
+          return animation === undefined
+            ? Effect.dieMessage(`the timeline plays an animation "${name}" the render request does not hold`)
+            : Effect.succeed((sink: ByteSink) => animation.play(sink))
+        })
+        const played = yield* Effect.all(feeds)
         yield* Effect.promise(async () => {
           await mkdir(request.workDir, { recursive: true })
           await Promise.all(files.map((file) => writeFile(file.path, file.content)))
         })
-        const result = yield* spawnTool(ffmpeg, args, progressLines(durationSeconds, request.onProgress))
+        const result = yield* spawnTool(ffmpeg, args, progressLines(durationSeconds, request.onProgress), played)
         if (result.code !== 0) {
           return yield* new WorkFailed({ message: `Rendering the video failed: ${lastError(result.stderr)}` })
         }

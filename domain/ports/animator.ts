@@ -33,19 +33,22 @@ export interface AnimateRequest {
    * background), a colour (#RRGGBB), or `transparent` (the frames go over other pictures: greenscreen, footage).
    */
   readonly fill: "theme" | "transparent" | { readonly colour: string }
-  /** A folder for the frames; created when missing. */
-  readonly dir: string
 }
+
+/** Takes bytes in order: resolves true once it can take more, false when its reader has stopped reading. */
+export type ByteSink = (bytes: Uint8Array) => Promise<boolean>
 
 export interface AnimatedFrames {
-  /** An ffconcat list of the pictures with their durations, lasting exactly `frames` frames. */
-  readonly path: string
   readonly frames: number
-  /** How many pictures were drawn: identical frames are drawn once and held. */
-  readonly pictures: number
+  /**
+   * Draws the animation into `sink` as one APNG lasting exactly `frames` frames, a picture at a time as
+   * the sink takes them, so the renderer encodes while it draws. Stops early, without failing, when the
+   * sink's reader stops. Succeeds with how many pictures it drew.
+   */
+  readonly play: (sink: ByteSink) => Effect.Effect<number, WorkFailed>
 }
 
-/** Draws an animation as a sequence of pictures the renderer plays. Failures are WorkFailed a person can act on. */
+/** Prepares an animation (its pictures decoded, its size checked) for a renderer to play. Failures are WorkFailed a person can act on. */
 export interface AnimatorShape {
   readonly animate: (request: AnimateRequest) => Effect.Effect<AnimatedFrames, WorkFailed>
 }

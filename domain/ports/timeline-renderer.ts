@@ -1,9 +1,12 @@
 import { Context, type Effect } from "effect"
 import type { WorkFailed } from "../errors.ts"
 import type { Timeline } from "../timeline.ts"
+import type { AnimatedFrames } from "./animator.ts"
 
 export interface TimelineRenderRequest {
   readonly timeline: Timeline
+  /** The animations the timeline's Animation visuals and overlays name, each drawn while it is encoded. */
+  readonly animations?: ReadonlyMap<string, AnimatedFrames>
   /** The mp4 to write. */
   readonly output: string
   /** A folder for the renderer's own files (caption script, overlay texts); created when missing. */

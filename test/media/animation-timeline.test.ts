@@ -1,11 +1,15 @@
 import { execFile } from "node:child_process"
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
+import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, expect, layer } from "@effect/vitest"
+import type { SKRSContext2D } from "@napi-rs/canvas"
 import { Effect } from "effect"
+import { playFrameSequence } from "../../adapters/animation/frame-sequence.ts"
 import { FfmpegTimelineRendererLive } from "../../adapters/media/ffmpeg-timeline-renderer.ts"
+import { WorkFailed } from "../../domain/errors.ts"
+import type { AnimatedFrames } from "../../domain/ports/animator.ts"
 import { TimelineRenderer } from "../../domain/ports/timeline-renderer.ts"
 import type { Overlay, Scene, Timeline } from "../../domain/timeline.ts"
 import { type Frame, readFrame } from "../support/clips.ts"
@@ -26,28 +30,35 @@ const GREENSCREEN: Rgb = [0, 255, 0]
 
 let dir = ""
 
-const ffmpeg = (...args: Array<string>) => run("ffmpeg", ["-nostdin", "-y", "-v", "error", ...args])
 
-/** An RGBA PNG of `width` x `height`, its pixels from `source`, given the size (a lavfi graph). */
-const picture = async (folder: string, name: string, width: number, height: number, source: (size: string) => string): Promise<string> => {
-  await ffmpeg("-f", "lavfi", "-i", `${source(`${width}x${height}`)},format=rgba`, "-frames:v", "1", join(folder, name))
-  return name
+/** How a picture of the animation is drawn, and for how many frames it shows. */
+interface Shown {
+  readonly draw: (ctx: SKRSContext2D) => void
+  readonly frames: number
 }
 
-const opaque = (colour: string) => (size: string) => `color=c=${colour}:s=${size}`
+const fill = (colour: string) => (ctx: SKRSContext2D) => {
+  ctx.fillStyle = colour
+  ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height)
+}
 
-/**
- * An ffconcat list like the Animator's: pictures each held for whole frames, the last listed again.
- * The demuxer keeps the first file's time base, a PNG's 1/25 s; `option framerate` puts it on frames
- * instead (the Animator writes one-frame APNGs for the same reason), so a picture can show for one frame.
- */
-const animation = async (name: string, pictures: ReadonlyArray<{ readonly file: string; readonly frames: number }>): Promise<string> => {
-  const lines = ["ffconcat version 1.0"]
-  for (const { file, frames } of pictures) lines.push(`file ${file}`, `option framerate ${RATE}`, `duration ${(frames / RATE).toFixed(6)}`)
-  lines.push(`file ${pictures[pictures.length - 1]!.file}`, `option framerate ${RATE}`)
-  const path = join(dir, name, "frames.ffconcat")
-  await writeFile(path, `${lines.join("\n")}\n`)
-  return path
+/** An animation of pictures each held for whole frames, played as the Animator plays one: an APNG into the render's pipe. */
+const animation = (width: number, height: number, shown: ReadonlyArray<Shown>): AnimatedFrames => {
+  const keys = shown.flatMap(({ frames }, i) => Array.from({ length: frames }, () => String(i)))
+  return {
+    frames: keys.length,
+    play: (sink) =>
+      Effect.promise(() =>
+        playFrameSequence({
+          width,
+          height,
+          frames: keys.length,
+          frameRate: RATE,
+          keyAt: (frame) => keys[frame]!,
+          draw: (ctx, key) => shown[Number(key)]!.draw(ctx)
+        }, sink)
+      ).pipe(Effect.map((sequence) => sequence.pictures))
+  }
 }
 
 const timeline = (scenes: ReadonlyArray<Scene>, format: Timeline["format"] = "standard"): Timeline => ({
@@ -62,10 +73,10 @@ const timeline = (scenes: ReadonlyArray<Scene>, format: Timeline["format"] = "st
   music: null
 })
 
-const render = (name: string, t: Timeline) =>
+const render = (name: string, t: Timeline, animations: Record<string, AnimatedFrames>) =>
   Effect.gen(function* () {
     const output = join(dir, `${name}.mp4`)
-    yield* (yield* TimelineRenderer).render({ timeline: t, output, workDir: join(dir, `${name}-work`) })
+    yield* (yield* TimelineRenderer).render({ timeline: t, animations: new Map(Object.entries(animations)), output, workDir: join(dir, `${name}-work`) })
     const { stdout } = yield* Effect.promise(() =>
       run("ffprobe", [
         "-v", "error", "-count_frames", "-select_streams", "v:0",
@@ -107,26 +118,17 @@ afterAll(async () => {
 layer(FfmpegTimelineRendererLive)("FfmpegTimelineRenderer: animations", (it) => {
   it.effect("a whole scene: each picture on exactly its frames, the last held when the list ends early, then the next scene on its frame", () =>
     Effect.gen(function* () {
-      const folder = join(dir, "scene")
-      const path = yield* Effect.promise(async () => {
-        await mkdir(folder)
-        const files = await Promise.all([
-          picture(folder, "red.png", W, H, opaque("red")),
-          picture(folder, "green.png", W, H, opaque("lime")),
-          picture(folder, "blue.png", W, H, opaque("blue"))
-        ])
-        // red for one frame, green for two, red again for one, blue for 16: 20 frames of a 30-frame scene
-        return animation("scene", [
-          { file: files[0]!, frames: 1 },
-          { file: files[1]!, frames: 2 },
-          { file: files[0]!, frames: 1 },
-          { file: files[2]!, frames: 16 }
-        ])
-      })
+      // red for one frame, green for two, red again for one, blue for 16: 20 frames of a 30-frame scene
+      const cards = animation(W, H, [
+        { draw: fill("#FF0000"), frames: 1 },
+        { draw: fill("#00FF00"), frames: 2 },
+        { draw: fill("#FF0000"), frames: 1 },
+        { draw: fill("#0000FF"), frames: 16 }
+      ])
       const result = yield* render("scene", timeline([
-        { durationSeconds: 1, visual: { _tag: "Animation", path }, overlays: [] },
+        { durationSeconds: 1, visual: { _tag: "Animation", animation: "cards" }, overlays: [] },
         { durationSeconds: 0.5, visual: { _tag: "Colour", hex: "#FFFF00" }, overlays: [], transition: "cut" }
-      ]))
+      ]), { cards })
       expect(result.size).toEqual([W, H])
       expect(result.frames).toBe(45)
       expect(result.duration).toBeCloseTo(1.5, 2)
@@ -139,28 +141,16 @@ layer(FfmpegTimelineRendererLive)("FfmpegTimelineRenderer: animations", (it) => 
 
   it.effect("the halves of a split: one drawn at its size, one drawn smaller and scaled to fill its half", () =>
     Effect.gen(function* () {
-      const folder = join(dir, "split")
       const half = H / 2
-      const path = yield* Effect.promise(async () => {
-        await mkdir(folder)
-        const files = await Promise.all([
-          picture(folder, "yellow.png", W, half, opaque("yellow")),
-          picture(folder, "magenta.png", W, half, opaque("magenta")),
-          picture(folder, "cyan.png", W / 4, half / 4, opaque("cyan"))
-        ])
-        await mkdir(join(dir, "small"))
-        return {
-          top: await animation("split", [{ file: files[0]!, frames: 10 }, { file: files[1]!, frames: 20 }]),
-          bottom: await animation("small", [{ file: `../split/${files[2]!}`, frames: 30 }])
-        }
-      })
+      const upper = animation(W, half, [{ draw: fill("#FFFF00"), frames: 10 }, { draw: fill("#FF00FF"), frames: 20 }])
+      const lower = animation(W / 4, half / 4, [{ draw: fill("#00FFFF"), frames: 30 }])
       const result = yield* render("split", timeline([
         {
           durationSeconds: 1,
-          visual: { _tag: "Split", top: { _tag: "Animation", path: path.top }, bottom: { _tag: "Animation", path: path.bottom } },
+          visual: { _tag: "Split", top: { _tag: "Animation", animation: "top" }, bottom: { _tag: "Animation", animation: "bottom" } },
           overlays: []
         }
-      ]))
+      ]), { top: upper, bottom: lower })
       expect(result.frames).toBe(30)
       const [early, late, last] = yield* frames(result.output, [9, 10, 29])
       const top = { x: 20, y: 20, w: W - 40, h: half - 40 }
@@ -173,25 +163,24 @@ layer(FfmpegTimelineRendererLive)("FfmpegTimelineRenderer: animations", (it) => 
 
   it.effect("an overlay: placed by fractions, its transparent parts show the scene, half-transparent parts blend; greenscreen keeps it", () =>
     Effect.gen(function* () {
-      const folder = join(dir, "overlay")
       // 180x120: left third opaque red, middle third white at half opacity, right third clear; then all white
-      const path = yield* Effect.promise(async () => {
-        await mkdir(folder)
-        const files = await Promise.all([
-          picture(folder, "card.png", 180, 120, (size) =>
-            `color=c=white:s=${size},format=rgba,geq=r=255:g='if(lt(X,60),0,255)':b='if(lt(X,60),0,255)':a='if(lt(X,60),255,if(lt(X,120),128,0))'`),
-          picture(folder, "white.png", 180, 120, opaque("white"))
-        ])
-        return animation("overlay", [{ file: files[0]!, frames: 15 }, { file: files[1]!, frames: 15 }])
-      })
-      const overlay: Overlay = { _tag: "Animation", path, x: 0.25, y: 0.5 }
+      const card = animation(180, 120, [{
+        draw: (ctx) => {
+          ctx.fillStyle = "#FF0000"
+          ctx.fillRect(0, 0, 60, 120)
+          ctx.fillStyle = "rgba(255, 255, 255, 0.5)"
+          ctx.fillRect(60, 0, 60, 120)
+        },
+        frames: 15
+      }, { draw: fill("#FFFFFF"), frames: 15 }])
+      const overlay: Overlay = { _tag: "Animation", animation: "card", x: 0.25, y: 0.5 }
       // the overlay's left edge at x=90, its top at y=320
       const band = (x: number) => ({ x, y: 340, w: 40, h: 80 })
       const [red, half, clear] = [band(100), band(160), band(220)]
       const outside = { x: 20, y: 100, w: 60, h: 100 }
       const scene: Scene = { durationSeconds: 1, visual: { _tag: "Colour", hex: "#0000FF" }, overlays: [overlay] }
 
-      const standard = yield* render("overlay", timeline([scene]))
+      const standard = yield* render("overlay", timeline([scene]), { card })
       expect(standard.frames).toBe(30)
       const [first, second] = yield* frames(standard.output, [14, 15])
       expectColour(colourAt(first!, red), RED)
@@ -201,11 +190,43 @@ layer(FfmpegTimelineRendererLive)("FfmpegTimelineRenderer: animations", (it) => 
       for (const box of [red, half, clear]) expectColour(colourAt(second!, box), WHITE)
       expectColour(colourAt(second!, outside), BLUE)
 
-      const green = yield* render("overlay-green", timeline([scene], "greenscreen"))
+      const green = yield* render("overlay-green", timeline([scene], "greenscreen"), { card })
       expect(green.frames).toBe(30)
       const [shot] = yield* frames(green.output, [5])
       expectColour(colourAt(shot!, red), RED)
       expectColour(colourAt(shot!, clear), GREENSCREEN)
       expectColour(colourAt(shot!, outside), GREENSCREEN)
+    }))
+  it.effect("an animation that fails while it is drawn fails the render with its own error", () =>
+    Effect.gen(function* () {
+      const broken: AnimatedFrames = {
+        frames: 30,
+        play: (sink) =>
+          Effect.promise(() => sink(new Uint8Array([0x89, 0x50, 0x4e, 0x47]))).pipe(
+            Effect.zipRight(Effect.fail(new WorkFailed({ message: "The animation's pictures could not be drawn; try again." })))
+          )
+      }
+      const scene: Scene = { durationSeconds: 1, visual: { _tag: "Animation", animation: "broken" }, overlays: [] }
+      const failure = yield* Effect.flip(render("broken", timeline([scene]), { broken }))
+      expect(failure.message).toBe("The animation's pictures could not be drawn; try again.")
+    }))
+
+  it.effect("a render that fails while the animation is drawn stops the drawing and says why", () =>
+    Effect.gen(function* () {
+      let written = 0
+      // Not an APNG: ffmpeg gives up, and the sink says so instead of taking bytes for ever.
+      const garbage: AnimatedFrames = {
+        frames: 30,
+        play: (sink) =>
+          Effect.promise(async () => {
+            while (await sink(new Uint8Array(64 * 1024).fill(7))) written++
+            return 0
+          })
+      }
+      const scene: Scene = { durationSeconds: 1, visual: { _tag: "Animation", animation: "garbage" }, overlays: [] }
+      const failure = yield* Effect.flip(render("garbage", timeline([scene]), { garbage }))
+      expect(failure).toBeInstanceOf(WorkFailed)
+      expect(failure.message).toMatch(/^Rendering the video failed: .*pipe:3/)
+      expect(written).toBeLessThan(1000)
     }))
 })

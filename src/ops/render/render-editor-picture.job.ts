@@ -70,7 +70,7 @@ const renderEditorPicture = (videoId: string) =>
       const project = yield* videos.getProject(videoId).pipe(Effect.map(Option.getOrThrow))
       if (project.editorPicture !== undefined) return
       const small = { ...video, width: half(video.width), height: half(video.height) }
-      const timeline = yield* generatedTimeline({
+      const played = yield* generatedTimeline({
         video: small,
         project,
         words: [],
@@ -79,7 +79,7 @@ const renderEditorPicture = (videoId: string) =>
         dir
       })
       const output = `${dir}/picture.mp4`
-      yield* (yield* TimelineRenderer).render({ timeline, output, workDir: `${dir}/timeline` })
+      yield* (yield* TimelineRenderer).render({ ...played, output, workDir: `${dir}/timeline` })
       const workspace = yield* (yield* WorkspaceStore).get(video.workspaceId).pipe(Effect.map(Option.getOrThrow))
       const file = yield* storeFile(workspace, { path: output, name: "editor-picture.mp4", contentType: "video/mp4" })
       yield* record(videoId, project, { _tag: "Ready", fileId: file.id })

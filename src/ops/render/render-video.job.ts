@@ -85,7 +85,7 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
             options,
             dir
           }),
-          (timeline) => Effect.flatMap(TimelineRenderer, (renderer) => renderer.render({ timeline, output, workDir: `${dir}/timeline`, onProgress }))
+          (played) => Effect.flatMap(TimelineRenderer, (renderer) => renderer.render({ ...played, output, workDir: `${dir}/timeline`, onProgress }))
         )
       yield* Effect.annotateCurrentSpan({ "media.duration_seconds": seconds, "media.width": width, "media.height": height, "video.kind": video.kind })
       yield* encode.pipe(

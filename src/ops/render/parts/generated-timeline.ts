@@ -1,8 +1,8 @@
 // A generated video's project as a timeline the renderer can encode, with its stored files copied to
 // the scratch folder: an AI video is one image scene per drawn picture (each fading into the next);
 // a gameplay video is one scene of looping footage, under a picture or clip in split screen when one
-// was chosen; a chat or a quiz is animated now, at the render's frame rate, and placed over its
-// backdrop (on greenscreen, over green with nothing behind).
+// was chosen; a chat or a quiz is an animation at the render's frame rate, drawn while the renderer
+// encodes it, placed over its backdrop (on greenscreen, over green with nothing behind).
 import { readFile } from "node:fs/promises"
 import { Effect, Option } from "effect"
 import type { CaptionTrack, TimedWord } from "../../../../domain/captions.ts"
@@ -15,7 +15,8 @@ import type {
   IllustratedVisuals,
   QuizVisuals
 } from "../../../../domain/generated-project.ts"
-import { type AnimateRequest, Animator } from "../../../../domain/ports/animator.ts"
+import { type AnimatedFrames, type AnimateRequest, Animator } from "../../../../domain/ports/animator.ts"
+import type { TimelineRenderRequest } from "../../../../domain/ports/timeline-renderer.ts"
 import { UploadStore } from "../../../../domain/ports/upload-store.ts"
 import type { RenderOptions } from "../../../../domain/rules.ts"
 import type { PlainVisual, Scene, Timeline } from "../../../../domain/timeline.ts"
@@ -94,12 +95,21 @@ const GREEN: PlainVisual = { _tag: "Colour", hex: "#00FF00" }
 
 type Frame = Pick<AnimateRequest, "width" | "height" | "frameRate" | "durationSeconds">
 
+/** A video's scenes and the animations they play, by the names the scenes give them. */
+interface Animated {
+  readonly scenes: ReadonlyArray<Scene>
+  readonly animations: ReadonlyMap<string, AnimatedFrames>
+}
+const CHAT = "chat"
+const QUIZ = "quiz"
+const still = (scenes: ReadonlyArray<Scene>): Animated => ({ scenes, animations: new Map() })
+
 const chatScene = (video: VideoRecord, visuals: ChatVisuals, frame: Frame, greenscreen: boolean, dir: string) =>
   Effect.gen(function*() {
     if (visuals.schedule === null) return yield* notGenerated
     const placement = chatPlacement(frame.width, frame.height, visuals.backdrop !== null, visuals.split)
     const { box } = placement
-    const frames = yield* (yield* Animator).animate({
+    const animation = yield* (yield* Animator).animate({
       animation: {
         _tag: "Chat",
         conversation: visuals.conversation,
@@ -110,18 +120,16 @@ const chatScene = (video: VideoRecord, visuals: ChatVisuals, frame: Frame, green
       ...frame,
       width: box.width,
       height: box.height,
-      fill: greenscreen ? "transparent" : "theme",
-      dir: `${dir}/chat`
+      fill: greenscreen ? "transparent" : "theme"
     })
-    const chat: PlainVisual = { _tag: "Animation", path: frames.path }
-    const overlay = { _tag: "Animation", path: frames.path, x: box.x / frame.width, y: box.y / frame.height } as const
+    const chat: PlainVisual = { _tag: "Animation", animation: CHAT }
+    const overlay = { _tag: "Animation", animation: CHAT, x: box.x / frame.width, y: box.y / frame.height } as const
     const backdrop = visuals.backdrop === null
       ? { _tag: "Colour", hex: CARD_SURROUND } satisfies PlainVisual
       : yield* backdropVisual(video, visuals.backdrop, visuals.footageFileId, dir)
-    const scene = (visual: Scene["visual"], overlays: Scene["overlays"]): Scene => ({
-      durationSeconds: frame.durationSeconds,
-      visual,
-      overlays
+    const scene = (visual: Scene["visual"], overlays: Scene["overlays"]): Animated => ({
+      scenes: [{ durationSeconds: frame.durationSeconds, visual, overlays }],
+      animations: new Map([[CHAT, animation]])
     })
     if (greenscreen) return scene(GREEN, [overlay])
     switch (placement._tag) {
@@ -144,33 +152,31 @@ const quizScene = (video: VideoRecord, visuals: QuizVisuals, frame: Frame, green
       : backdrop === null
       ? "theme"
       : { colour: backdrop.hex }
-    const frames = yield* (yield* Animator).animate({
+    const animation = yield* (yield* Animator).animate({
       animation: { _tag: "Quiz", quiz: visuals.quiz, theme: visuals.theme, schedule: visuals.schedule },
       ...frame,
-      fill,
-      dir: `${dir}/quiz`
+      fill
     })
-    const overlay = { _tag: "Animation", path: frames.path, x: 0, y: 0 } as const
-    const scene = (visual: Scene["visual"], overlays: Scene["overlays"]): Scene => ({
-      durationSeconds: frame.durationSeconds,
-      visual,
-      overlays
+    const overlay = { _tag: "Animation", animation: QUIZ, x: 0, y: 0 } as const
+    const scene = (visual: Scene["visual"], overlays: Scene["overlays"]): Animated => ({
+      scenes: [{ durationSeconds: frame.durationSeconds, visual, overlays }],
+      animations: new Map([[QUIZ, animation]])
     })
     if (greenscreen) return scene(GREEN, [overlay])
-    if (fill !== "transparent" || backdrop === null) return scene({ _tag: "Animation", path: frames.path }, [])
+    if (fill !== "transparent" || backdrop === null) return scene({ _tag: "Animation", animation: QUIZ }, [])
     return scene(yield* backdropVisual(video, backdrop, visuals.footageFileId, dir), [overlay])
   })
 
 const scenesOf = (video: VideoRecord, visuals: GeneratedProject["visuals"], frame: Frame, greenscreen: boolean, dir: string) => {
   switch (visuals._tag) {
     case "Illustrated":
-      return illustratedScenes(visuals, dir)
+      return Effect.map(illustratedScenes(visuals, dir), still)
     case "Gameplay":
-      return gameplayScenes(video, visuals, dir)
+      return Effect.map(gameplayScenes(video, visuals, dir), still)
     case "Chat":
-      return Effect.map(chatScene(video, visuals, frame, greenscreen, dir), (scene) => [scene])
+      return chatScene(video, visuals, frame, greenscreen, dir)
     case "Quiz":
-      return Effect.map(quizScene(video, visuals, frame, greenscreen, dir), (scene) => [scene])
+      return quizScene(video, visuals, frame, greenscreen, dir)
   }
 }
 
@@ -194,7 +200,7 @@ export const generatedTimeline = (input: {
       durationSeconds: video.durationSeconds ?? 0
     }
     const greenscreen = input.options.format === "greenscreen"
-    const scenes = yield* scenesOf(video, visuals, frame, greenscreen, dir)
+    const { scenes, animations } = yield* scenesOf(video, visuals, frame, greenscreen, dir)
     const timeline: Timeline = {
       width: frame.width,
       height: frame.height,
@@ -206,5 +212,5 @@ export const generatedTimeline = (input: {
       captions: "captions" in visuals && !visuals.captions ? null : input.captions,
       music: null
     }
-    return timeline
+    return { timeline, animations } satisfies Pick<TimelineRenderRequest, "timeline" | "animations">
   })
