@@ -40,13 +40,18 @@ export const GameFootage = Schema.TaggedStruct("Game", { game: GameKind })
 /** A clip or gif the workspace uploaded (its key), looped to the narration's length. */
 export const UploadedFootage = Schema.TaggedStruct("Upload", { key: Schema.String })
 
+/**
+ * A built-in game's footage as stored by earlier versions, which made it before the render. It is now drawn
+ * while the render encodes it, and never stored; an older project keeps the id so deleting the video removes the file.
+ */
+const StoredFootage = Schema.optional(Schema.NullOr(Schema.String))
+
 /** A gameplay video's picture: footage under the narration, with an optional picture or clip above it. */
 export const GameplayVisuals = Schema.TaggedStruct("Gameplay", {
   footage: Schema.Union(GameFootage, UploadedFootage),
   /** An upload's key shown in the top half (split screen); null = footage fills the frame. */
   top: Schema.NullOr(Schema.String),
-  /** The made footage, once made (uploads are used as they are). */
-  footageFileId: Schema.NullOr(Schema.String)
+  footageFileId: StoredFootage
 })
 export type GameplayVisuals = typeof GameplayVisuals.Type
 
@@ -62,8 +67,7 @@ export type Backdrop = typeof Backdrop.Type
 const AnimatedFields = {
   /** Null: the chat or quiz theme's own background fills the frame. */
   backdrop: Schema.NullOr(Backdrop),
-  /** The made footage, when the backdrop is a built-in game and it was made. */
-  footageFileId: Schema.NullOr(Schema.String),
+  footageFileId: StoredFootage,
   captions: Schema.Boolean
 }
 
@@ -111,17 +115,16 @@ export const GeneratedProject = Schema.Struct({
 })
 export type GeneratedProject = typeof GeneratedProject.Type
 
-/** The files the project made for its video and renders from: the narration, the drawn pictures, the made footage (never uploads, which are the workspace's). */
+/** The files the project made for its video and renders from: the narration, the drawn pictures (never uploads, which are the workspace's). */
 export const projectFileIds = (project: GeneratedProject): ReadonlyArray<string> => {
-  const visuals = project.visuals._tag === "Illustrated"
-    ? project.visuals.scenes.map((scene) => scene.imageFileId)
-    : [project.visuals.footageFileId]
-  return [project.narrationFileId, ...visuals].filter((id): id is string => id !== null)
+  const pictures = project.visuals._tag === "Illustrated" ? project.visuals.scenes.map((scene) => scene.imageFileId) : []
+  return [project.narrationFileId, ...pictures].filter((id): id is string => id !== null)
 }
 
-/** Every file the project made, the editor's picture included: what deleting the video's media removes. */
+/** Every file the project made, footage an earlier version stored and the editor's picture included: what deleting the video's media removes. */
 export const projectMediaFileIds = (project: GeneratedProject): ReadonlyArray<string> => [
   ...projectFileIds(project),
+  ...(project.visuals._tag !== "Illustrated" && typeof project.visuals.footageFileId === "string" ? [project.visuals.footageFileId] : []),
   ...(project.editorPicture?._tag === "Ready" ? [project.editorPicture.fileId] : [])
 ]
 

@@ -29,7 +29,7 @@ export const STEPS = [
 ] as const
 export const Step = Schema.Literal(...STEPS).annotations({
   description:
-    "Pipeline step. Caption videos: queued, fetching_source, probing, reframing (only with a `reframe`: looking for faces and planning the windows), extracting_audio, transcribing, aligning (only with a `transcript`: its words timed to the audio), building_captions, rendering, completed. AI videos: queued, speaking, writing_scenes, drawing, building_captions, rendering, completed. Gameplay videos: queued, speaking, making_footage (built-in footage only), building_captions, rendering, completed. Fake-text and quiz videos: queued, speaking (every voice, then the sounds mixed in), making_footage (a built-in game backdrop only), building_captions, rendering (drawing the frames and encoding), completed. A failed video keeps the step it failed in."
+    "Pipeline step. Caption videos: queued, fetching_source, probing, reframing (only with a `reframe`: looking for faces and planning the windows), extracting_audio, transcribing, aligning (only with a `transcript`: its words timed to the audio), building_captions, rendering, completed. AI videos: queued, speaking, writing_scenes, drawing, building_captions, rendering, completed. Gameplay videos: queued, speaking, building_captions, rendering (a built-in game is drawn while it is encoded), completed. Fake-text and quiz videos: queued, speaking (every voice, then the sounds mixed in), building_captions, rendering (drawing the frames while encoding them), completed. A failed video keeps the step it failed in: making_footage is that of a video an earlier version failed to make footage for."
 })
 export type Step = typeof Step.Type
 

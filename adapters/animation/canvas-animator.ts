@@ -6,7 +6,8 @@ import { Clock, Effect, Layer } from "effect"
 import { APPEAR_SECONDS, chatMomentAt } from "../../domain/chat-schedule.ts"
 import { chatTheme } from "../../domain/chat-themes.ts"
 import { WorkFailed } from "../../domain/errors.ts"
-import { type AnimateRequest, type AnimatedFrames, type Animation, Animator, type ByteSink } from "../../domain/ports/animator.ts"
+import type { AnimatedFrames, ByteSink } from "../../domain/ports/animated-frames.ts"
+import { type AnimateRequest, type Animation, Animator } from "../../domain/ports/animator.ts"
 import type { ChatFrameState } from "../../domain/ports/chat-painter.ts"
 import { type QuizMoment, quizMomentAt } from "../../domain/quiz.ts"
 import { quizTheme } from "../../domain/quiz-themes.ts"
@@ -125,7 +126,7 @@ export const animate = (request: AnimateRequest) =>
         )
         return sequence.pictures
       }).pipe(Effect.withSpan("CanvasAnimator.play", { attributes: { animation: animation._tag, frames } }))
-    return { frames, play } satisfies AnimatedFrames
+    return { frames, encoding: { _tag: "Apng" }, play } satisfies AnimatedFrames
   }).pipe(Effect.withSpan("CanvasAnimator.animate", { attributes: { animation: request.animation._tag } }))
 
 export const CanvasAnimatorLive = Layer.succeed(Animator, Animator.of({ animate }))

@@ -7,7 +7,7 @@
 import { createCanvas, type SKRSContext2D } from "@napi-rs/canvas"
 import { promisify } from "node:util"
 import { crc32, deflate, deflateSync } from "node:zlib"
-import type { ByteSink } from "../../domain/ports/animator.ts"
+import type { ByteSink } from "../../domain/ports/animated-frames.ts"
 
 const deflateAsync = promisify(deflate)
 

@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process"
 import type { Writable } from "node:stream"
 import { Effect } from "effect"
-import type { ByteSink } from "../../domain/ports/animator.ts"
+import type { ByteSink } from "../../domain/ports/animated-frames.ts"
 
 export const QUIET = ["-nostdin", "-y", "-hide_banner", "-v", "error"]
 export const AAC_ARGS = ["-c:a", "aac", "-b:a", "128k"]

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Config, Effect, Layer } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
-import type { ByteSink } from "../../domain/ports/animator.ts"
+import type { AnimatedFrames, FrameEncoding } from "../../domain/ports/animated-frames.ts"
 import { type TimelineRenderRequest, TimelineRenderer } from "../../domain/ports/timeline-renderer.ts"
 import { splitTopHeight } from "../../domain/split-screen.ts"
 import { type Motion, type Overlay, type PlainVisual, type Scene, type TextOverlay, type Timeline } from "../../domain/timeline.ts"
@@ -33,8 +33,10 @@ interface Graph {
   readonly inputs: Array<ReadonlyArray<string>>
   readonly chains: Array<string>
   readonly files: Array<{ readonly path: string; readonly content: string | Buffer }>
-  /** The animations played, by name, in the order of their pipes (the first is ffmpeg's pipe:3). */
-  readonly animations: Array<string>
+  /** The animations the timeline may play, by name. */
+  readonly animations: ReadonlyMap<string, AnimatedFrames>
+  /** The animations played, in the order of their pipes (the first is ffmpeg's pipe:3). */
+  readonly played: Array<AnimatedFrames>
   labels: number
 }
 
@@ -103,8 +105,18 @@ const visualFrames = (graph: Graph, visual: PlainVisual, width: number, height: 
       return addChain(graph, [`${input}:v:0`], `setpts=PTS-STARTPTS,fps=${rate},${cover(width, height)}${hold},${exact}`)
     }
     case "Animation":
-      // Drawn at this size already, so scale only converts the pixels.
+      // Drawn at this size (a chat, the cards: scale only converts the pixels) or smaller (a game: scaled up).
       return animationFrames(graph, visual.animation, frames, `${cover(width, height)},format=yuv420p`)
+  }
+}
+
+const inputFormat = (encoding: FrameEncoding): ReadonlyArray<string> => {
+  switch (encoding._tag) {
+    case "Apng":
+      // The demuxer keeps a frame's delay however short (max_fps 0), so a picture can show for one frame.
+      return ["-f", "apng", "-max_fps", "0"]
+    case "RawRgba":
+      return ["-f", "rawvideo", "-pix_fmt", "rgba", "-video_size", `${encoding.width}x${encoding.height}`, "-framerate", String(encoding.frameRate)]
   }
 }
 
@@ -115,10 +127,11 @@ const visualFrames = (graph: Graph, visual: PlainVisual, width: number, height: 
  */
 const animationFrames = (graph: Graph, name: string, frames: number, picture: string): string => {
   const rate = graph.frameRate
-  const pipe = graph.animations.indexOf(name)
-  const index = pipe === -1 ? graph.animations.push(name) - 1 : pipe
-  // The APNG demuxer keeps a frame's delay however short (max_fps 0), so a picture can show for one frame.
-  const input = addInput(graph, ["-f", "apng", "-max_fps", "0", "-i", `pipe:${3 + index}`])
+  const animation = graph.animations.get(name)
+  if (animation === undefined) throw new Error(`the timeline plays an animation "${name}" the render request does not hold`)
+  const pipe = graph.played.indexOf(animation)
+  const index = pipe === -1 ? graph.played.push(animation) - 1 : pipe
+  const input = addInput(graph, [...inputFormat(animation.encoding), "-i", `pipe:${3 + index}`])
   return addChain(
     graph,
     [`${input}:v:0`],
@@ -271,8 +284,18 @@ const withEmoji = (graph: Graph, from: string, emoji: EmojiOverlays): string => 
 }
 
 /** The whole render as ffmpeg arguments plus the files its graph reads. */
-const renderCommand = (timeline: Timeline, workDir: string, output: string, preset: string) => {
-  const graph: Graph = { frameRate: timeline.frameRate, workDir, inputs: [], chains: [], files: [], animations: [], labels: 0 }
+const renderCommand = (request: TimelineRenderRequest, preset: string) => {
+  const { timeline, workDir, output } = request
+  const graph: Graph = {
+    frameRate: timeline.frameRate,
+    workDir,
+    inputs: [],
+    chains: [],
+    files: [],
+    animations: request.animations ?? new Map(),
+    played: [],
+    labels: 0
+  }
   const video = videoGraph(graph, timeline)
   const finish: Array<string> = []
   let under = video.label
@@ -300,7 +323,7 @@ const renderCommand = (timeline: Timeline, workDir: string, output: string, pres
     "-movflags", "+faststart",
     output
   ]
-  return { args, files: graph.files, animations: graph.animations, durationSeconds }
+  return { args, files: graph.files, played: graph.played, durationSeconds }
 }
 
 export const FfmpegTimelineRendererLive = Layer.effect(
@@ -311,19 +334,12 @@ export const FfmpegTimelineRendererLive = Layer.effect(
 
     const render = (request: TimelineRenderRequest) =>
       Effect.gen(function* () {
-        const { args, files, animations, durationSeconds } = renderCommand(request.timeline, request.workDir, request.output, preset)
-        const feeds = animations.map((name) => {
-          const animation = request.animations?.get(name)
-          return animation === undefined
-            ? Effect.dieMessage(`the timeline plays an animation "${name}" the render request does not hold`)
-            : Effect.succeed((sink: ByteSink) => animation.play(sink))
-        })
-        const played = yield* Effect.all(feeds)
+        const { args, files, played, durationSeconds } = renderCommand(request, preset)
         yield* Effect.promise(async () => {
           await mkdir(request.workDir, { recursive: true })
           await Promise.all(files.map((file) => writeFile(file.path, file.content)))
         })
-        const result = yield* spawnTool(ffmpeg, args, progressLines(durationSeconds, request.onProgress), played)
+        const result = yield* spawnTool(ffmpeg, args, progressLines(durationSeconds, request.onProgress), played.map((animation) => animation.play))
         if (result.code !== 0) {
           return yield* new WorkFailed({ message: `Rendering the video failed: ${lastError(result.stderr)}` })
         }

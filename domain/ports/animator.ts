@@ -4,6 +4,7 @@ import type { ChatThemeId } from "../chat-themes.ts"
 import type { Conversation } from "../conversation.ts"
 import type { WorkFailed } from "../errors.ts"
 import type { QuizContent, QuizSchedule, QuizThemeId } from "../quiz.ts"
+import type { AnimatedFrames } from "./animated-frames.ts"
 
 /** What to animate: a chat played message by message, or a quiz's cards. */
 export type Animation =
@@ -33,19 +34,6 @@ export interface AnimateRequest {
    * background), a colour (#RRGGBB), or `transparent` (the frames go over other pictures: greenscreen, footage).
    */
   readonly fill: "theme" | "transparent" | { readonly colour: string }
-}
-
-/** Takes bytes in order: resolves true once it can take more, false when its reader has stopped reading. */
-export type ByteSink = (bytes: Uint8Array) => Promise<boolean>
-
-export interface AnimatedFrames {
-  readonly frames: number
-  /**
-   * Draws the animation into `sink` as one APNG lasting exactly `frames` frames, a picture at a time as
-   * the sink takes them, so the renderer encodes while it draws. Stops early, without failing, when the
-   * sink's reader stops. Succeeds with how many pictures it drew.
-   */
-  readonly play: (sink: ByteSink) => Effect.Effect<number, WorkFailed>
 }
 
 /** Prepares an animation (its pictures decoded, its size checked) for a renderer to play. Failures are WorkFailed a person can act on. */

@@ -1,7 +1,7 @@
 import { Context, type Effect } from "effect"
 import type { WorkFailed } from "../errors.ts"
 import type { Timeline } from "../timeline.ts"
-import type { AnimatedFrames } from "./animator.ts"
+import type { AnimatedFrames } from "./animated-frames.ts"
 
 export interface TimelineRenderRequest {
   readonly timeline: Timeline

@@ -15,7 +15,8 @@ import { APPEAR_SECONDS, chatMomentAt, chatSchedule } from "../../domain/chat-sc
 import { chatTheme } from "../../domain/chat-themes.ts"
 import type { Conversation } from "../../domain/conversation.ts"
 import { WorkFailed } from "../../domain/errors.ts"
-import type { AnimateRequest, AnimatedFrames, ByteSink } from "../../domain/ports/animator.ts"
+import type { AnimatedFrames, ByteSink } from "../../domain/ports/animated-frames.ts"
+import type { AnimateRequest } from "../../domain/ports/animator.ts"
 
 const RATE = 30
 const W = 360

@@ -134,16 +134,16 @@ describe("transition: media deletion", () => {
       }
     }
     expect(projectFileIds(illustrated)).toEqual(["narration", "picture-1"])
-    const gameplay: GeneratedProject = {
-      ...base,
-      visuals: { _tag: "Gameplay", footage: { _tag: "Upload", key: "upload-key" }, top: "upload-top", footageFileId: "footage" }
-    }
-    expect(projectFileIds(gameplay)).toEqual(["narration", "footage"])
-    // The editor's picture goes with the media, but a render never needs it.
+    const storedFootage = { _tag: "Gameplay", footage: { _tag: "Game", game: "runner" }, top: "upload-top", footageFileId: "footage" } as const
+    const gameplay: GeneratedProject = { ...base, visuals: storedFootage }
+    // Footage an earlier version stored, and the editor's picture, go with the media, but a render never needs them.
+    expect(projectFileIds(gameplay)).toEqual(["narration"])
     const pictured: GeneratedProject = { ...gameplay, editorPicture: { _tag: "Ready", fileId: "editor-picture" } }
-    expect(projectFileIds(pictured)).toEqual(["narration", "footage"])
+    expect(projectFileIds(pictured)).toEqual(["narration"])
     expect(projectMediaFileIds(pictured)).toEqual(["narration", "footage", "editor-picture"])
     expect(projectMediaFileIds({ ...gameplay, editorPicture: { _tag: "Failed", error: "boom" } })).toEqual(["narration", "footage"])
+    const { footageFileId: _, ...drawnAtRender } = storedFootage
+    expect(projectMediaFileIds({ ...gameplay, visuals: drawnAtRender })).toEqual(["narration"])
   })
 
   it("shows mediaDeletedAt in the public object once set", () => {

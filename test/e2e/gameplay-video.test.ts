@@ -75,6 +75,32 @@ describe("gameplay videos", () => {
     expect(share(frame, 1440, 1920, notGreen)).toBeLessThan(0.001)
   }, 180_000)
 
+  it("draws built-in footage while it renders: a game moving under the captions, made in no step of its own", async () => {
+    const { token } = await app.createWorkspace({ credits: 1000 })
+    const created = await call(app.baseUrl, "/v1/gameplay-videos", { token, json: { script: SCRIPT, footage: "runner", render: {} } })
+    expect(created.status).toBe(200)
+    const steps = new Set<string>()
+    const video = await waitForVideo(app.baseUrl, token, created.body.id, (v) => {
+      steps.add(v.step)
+      return v.status !== "processing"
+    })
+    expect(video).toMatchObject({ status: "completed", kind: "gameplay" })
+    expect(steps.has("making_footage")).toBe(false)
+    const mp4 = await download(video.videoUrl, "gameplay-runner.mp4")
+    expect(await probe(mp4)).toMatchObject({ width: 1080, height: 1920, frameRate: "30/1", hasAudio: true })
+    const [early, late] = await Promise.all([readFrame(mp4, 0.5, 1080, 1920), readFrame(mp4, 1.5, 1080, 1920)])
+    // Above the captions: the game fills the frame (not one colour), and it moves.
+    const band = (frame: Frame) => frame.rgb.subarray(0, 600 * 1080 * 3)
+    const colours = new Set<number>()
+    const top = band(early)
+    for (let i = 0; i < top.length; i += 3 * 97) colours.add((top[i]! >> 4) * 256 + (top[i + 1]! >> 4) * 16 + (top[i + 2]! >> 4))
+    expect(colours.size).toBeGreaterThan(8)
+    let moved = 0
+    const after = band(late)
+    for (let i = 0; i < top.length; i++) moved += Math.abs(top[i]! - after[i]!)
+    expect(moved / top.length).toBeGreaterThan(1)
+  }, 180_000)
+
   it("uses an uploaded clip as footage under an uploaded picture in split screen, rendered later", async () => {
     const { token } = await app.createWorkspace({ credits: 1000 })
     const red = join(app.dataDir, "red.png")

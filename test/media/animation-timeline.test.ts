@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { playFrameSequence } from "../../adapters/animation/frame-sequence.ts"
 import { FfmpegTimelineRendererLive } from "../../adapters/media/ffmpeg-timeline-renderer.ts"
 import { WorkFailed } from "../../domain/errors.ts"
-import type { AnimatedFrames } from "../../domain/ports/animator.ts"
+import type { AnimatedFrames } from "../../domain/ports/animated-frames.ts"
 import { TimelineRenderer } from "../../domain/ports/timeline-renderer.ts"
 import type { Overlay, Scene, Timeline } from "../../domain/timeline.ts"
 import { type Frame, readFrame } from "../support/clips.ts"
@@ -47,6 +47,7 @@ const animation = (width: number, height: number, shown: ReadonlyArray<Shown>): 
   const keys = shown.flatMap(({ frames }, i) => Array.from({ length: frames }, () => String(i)))
   return {
     frames: keys.length,
+    encoding: { _tag: "Apng" },
     play: (sink) =>
       Effect.promise(() =>
         playFrameSequence({
@@ -201,6 +202,7 @@ layer(FfmpegTimelineRendererLive)("FfmpegTimelineRenderer: animations", (it) => 
     Effect.gen(function* () {
       const broken: AnimatedFrames = {
         frames: 30,
+        encoding: { _tag: "Apng" },
         play: (sink) =>
           Effect.promise(() => sink(new Uint8Array([0x89, 0x50, 0x4e, 0x47]))).pipe(
             Effect.zipRight(Effect.fail(new WorkFailed({ message: "The animation's pictures could not be drawn; try again." })))
@@ -217,6 +219,7 @@ layer(FfmpegTimelineRendererLive)("FfmpegTimelineRenderer: animations", (it) => 
       // Not an APNG: ffmpeg gives up, and the sink says so instead of taking bytes for ever.
       const garbage: AnimatedFrames = {
         frames: 30,
+        encoding: { _tag: "Apng" },
         play: (sink) =>
           Effect.promise(async () => {
             while (await sink(new Uint8Array(64 * 1024).fill(7))) written++

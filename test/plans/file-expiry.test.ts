@@ -15,6 +15,7 @@ import { serveMedia } from "../../adapters/http/media-route.ts"
 import { FfmpegEngineLive } from "../../adapters/media/ffmpeg-engine.ts"
 import { FfmpegTimelineRendererLive } from "../../adapters/media/ffmpeg-timeline-renderer.ts"
 import { CanvasAnimatorLive } from "../../adapters/animation/canvas-animator.ts"
+import { CanvasFootageMakerLive } from "../../adapters/gameplay/canvas-footage-maker.ts"
 import { MemoryStoresLive } from "../../adapters/memory/memory-layer.ts"
 import { FsBlobStoreLive } from "../../adapters/storage/fs-blob-store.ts"
 import { BUILT_IN_TEMPLATES } from "../../domain/captions.ts"
@@ -50,6 +51,7 @@ const TestLayer = Layer.mergeAll(
   FfmpegEngineLive,
   FfmpegTimelineRendererLive,
   CanvasAnimatorLive,
+  CanvasFootageMakerLive,
   ServiceConfig.layer({ baseUrl: BASE_URL, workDir: join(dir, "work") })
 )
 

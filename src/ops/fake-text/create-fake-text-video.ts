@@ -108,7 +108,6 @@ export const createFakeTextVideo = operation({
         split: splitScreen,
         schedule: null,
         backdrop: yield* resolveBackdrop(background, "background"),
-        footageFileId: null,
         captions
       }
       return yield* startGeneratedVideo(

@@ -50,8 +50,7 @@ export const createGameplayVideo = operation({
       const visuals: GameplayVisuals = {
         _tag: "Gameplay",
         footage: isGame(chosen) ? { _tag: "Game", game: chosen } : { _tag: "Upload", key: chosen },
-        top: splitScreen?.fileKey ?? null,
-        footageFileId: null
+        top: splitScreen?.fileKey ?? null
       }
       return yield* startGeneratedVideo(request, { kind: "gameplay", aspectRatio: "9:16", visuals })
     })

@@ -1,10 +1,10 @@
 // The pipeline of a generated video up to an editable project: speak (the script, or a chat's messages
-// and a quiz's cards, each in its voice, mixed with their sounds), then make its pictures (scenes drawn
-// in an art style, or built-in gameplay footage), keeping it all in the project. A chat or a quiz is
-// animated at render time. Every step saves what it made, so a retried job after a crash picks up where it stopped.
+// and a quiz's cards, each in its voice, mixed with their sounds), then, for an AI video, draw its scenes
+// in an art style, keeping it all in the project. A chat, a quiz and built-in gameplay footage are drawn
+// at render time, while they are encoded. Every step saves what it made, so a retried job after a crash
+// picks up where it stopped.
 import { Effect, Option } from "effect"
 import { WorkFailed } from "../../../domain/errors.ts"
-import type { GameKind } from "../../../domain/gameplay.ts"
 import type { GeneratedProject } from "../../../domain/generated-project.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import type { VideoRecord } from "../../../domain/video.ts"
@@ -15,7 +15,6 @@ import { withScratchDir } from "../../shared/media/scratch.ts"
 import { drawScenes, writeScenes } from "./parts/illustrate-scenes.ts"
 import { speakConversation } from "./parts/speak-conversation.ts"
 import { speakQuiz } from "./parts/speak-quiz.ts"
-import { makeFootage } from "./parts/make-footage.ts"
 import { narrate } from "./parts/narrate.ts"
 
 const speak = (video: VideoRecord, project: GeneratedProject, dir: string) => {
@@ -28,12 +27,6 @@ const speak = (video: VideoRecord, project: GeneratedProject, dir: string) => {
     default:
       return narrate(video, project, dir)
   }
-}
-
-/** The built-in game a video's footage or backdrop plays, if any. */
-const gameOf = (visuals: Exclude<GeneratedProject["visuals"], { readonly _tag: "Illustrated" }>): GameKind | null => {
-  const source = visuals._tag === "Gameplay" ? visuals.footage : visuals.backdrop
-  return source?._tag === "Game" ? source.game : null
 }
 
 export const generateVideo = (videoId: string) =>
@@ -52,14 +45,6 @@ export const generateVideo = (videoId: string) =>
           ? yield* videoWork.step(initial, "writing_scenes", writeScenes(initial, project, visuals))
           : visuals
         yield* videoWork.step(initial, "drawing", drawScenes(initial, project, written, dir))
-      } else {
-        const game = gameOf(visuals)
-        if (visuals.footageFileId === null && game !== null) {
-          yield* videoWork.step(initial, "making_footage", Effect.gen(function*() {
-            const file = yield* makeFootage(initial, project.seed, game, dir)
-            yield* videos.saveProject(videoId, { ...project, visuals: { ...visuals, footageFileId: file.id } })
-          }))
-        }
       }
       // Captions are laid out from the saved words at render time, in the template chosen then.
       yield* videoWork.step(initial, "building_captions", Effect.void)

@@ -58,7 +58,6 @@ export const createQuizVideo = operation({
         theme,
         schedule: null,
         backdrop: yield* resolveBackdrop(background, "background"),
-        footageFileId: null,
         captions
       }
       const script = [quiz.title, ...questions.flatMap((q) => [q.question, ...(q.explanation === undefined ? [] : [q.explanation])]), quiz.outro].join("\n")

@@ -15,9 +15,11 @@ import type {
   IllustratedVisuals,
   QuizVisuals
 } from "../../../../domain/generated-project.ts"
-import { type AnimatedFrames, type AnimateRequest, Animator } from "../../../../domain/ports/animator.ts"
+import type { AnimatedFrames } from "../../../../domain/ports/animated-frames.ts"
+import { type AnimateRequest, Animator } from "../../../../domain/ports/animator.ts"
 import type { TimelineRenderRequest } from "../../../../domain/ports/timeline-renderer.ts"
 import { UploadStore } from "../../../../domain/ports/upload-store.ts"
+import { gameFootage } from "./game-footage.ts"
 import type { RenderOptions } from "../../../../domain/rules.ts"
 import type { PlainVisual, Scene, Timeline } from "../../../../domain/timeline.ts"
 import type { VideoRecord } from "../../../../domain/video.ts"
@@ -47,25 +49,15 @@ const uploadVisual = (workspaceId: string, key: string, path: string) =>
     return visual
   })
 
-const gameplayScenes = (video: VideoRecord, visuals: GameplayVisuals, dir: string) =>
-  Effect.gen(function*() {
-    const { footage: source, footageFileId } = visuals
-    const footage: PlainVisual = source._tag === "Upload"
-      ? yield* uploadVisual(video.workspaceId, source.key, `${dir}/footage`)
-      : footageFileId === null
-      ? yield* notGenerated
-      : { _tag: "Video", path: yield* localFile(footageFileId, `${dir}/footage.mp4`), loop: true, startSeconds: 0 }
-    const top = visuals.top === null ? null : yield* uploadVisual(video.workspaceId, visuals.top, `${dir}/top`)
-    const scene: Scene = {
-      durationSeconds: video.durationSeconds ?? 0,
-      visual: top === null ? footage : { _tag: "Split", top, bottom: footage },
-      overlays: []
-    }
-    return [scene]
-  })
+/** The animations a timeline plays, by the names its scenes give them; filled as the scenes are made. */
+type Animations = Map<string, AnimatedFrames>
 
-/** What a backdrop shows; a built-in game's footage once made. */
-const backdropVisual = (video: VideoRecord, backdrop: Backdrop, footageFileId: string | null, dir: string) =>
+const CHAT = "chat"
+const QUIZ = "quiz"
+const FOOTAGE = "footage"
+
+/** What a backdrop or gameplay footage shows: a colour, an upload, or a built-in game drawn while the render runs. */
+const backdropVisual = (video: VideoRecord, seed: number, backdrop: Backdrop, animations: Animations, dir: string) =>
   Effect.gen(function*() {
     switch (backdrop._tag) {
       case "Colour":
@@ -73,9 +65,21 @@ const backdropVisual = (video: VideoRecord, backdrop: Backdrop, footageFileId: s
       case "Upload":
         return yield* uploadVisual(video.workspaceId, backdrop.key, `${dir}/backdrop`)
       case "Game":
-        if (footageFileId === null) return yield* notGenerated
-        return { _tag: "Video", path: yield* localFile(footageFileId, `${dir}/footage.mp4`), loop: true, startSeconds: 0 } satisfies PlainVisual
+        animations.set(FOOTAGE, yield* gameFootage(video, seed, backdrop.game))
+        return { _tag: "Animation", animation: FOOTAGE } satisfies PlainVisual
     }
+  })
+
+const gameplayScenes = (video: VideoRecord, project: GeneratedProject, visuals: GameplayVisuals, animations: Animations, dir: string) =>
+  Effect.gen(function*() {
+    const footage = yield* backdropVisual(video, project.seed, visuals.footage, animations, dir)
+    const top = visuals.top === null ? null : yield* uploadVisual(video.workspaceId, visuals.top, `${dir}/top`)
+    const scene: Scene = {
+      durationSeconds: video.durationSeconds ?? 0,
+      visual: top === null ? footage : { _tag: "Split", top, bottom: footage },
+      overlays: []
+    }
+    return [scene]
   })
 
 /** The bytes of every picture a conversation names (avatars, sent pictures), by key. */
@@ -95,43 +99,38 @@ const GREEN: PlainVisual = { _tag: "Colour", hex: "#00FF00" }
 
 type Frame = Pick<AnimateRequest, "width" | "height" | "frameRate" | "durationSeconds">
 
-/** A video's scenes and the animations they play, by the names the scenes give them. */
-interface Animated {
-  readonly scenes: ReadonlyArray<Scene>
-  readonly animations: ReadonlyMap<string, AnimatedFrames>
-}
-const CHAT = "chat"
-const QUIZ = "quiz"
-const still = (scenes: ReadonlyArray<Scene>): Animated => ({ scenes, animations: new Map() })
-
-const chatScene = (video: VideoRecord, visuals: ChatVisuals, frame: Frame, greenscreen: boolean, dir: string) =>
+const chatScene = (video: VideoRecord, project: GeneratedProject, visuals: ChatVisuals, frame: Frame, greenscreen: boolean, animations: Animations, dir: string) =>
   Effect.gen(function*() {
     if (visuals.schedule === null) return yield* notGenerated
     const placement = chatPlacement(frame.width, frame.height, visuals.backdrop !== null, visuals.split)
     const { box } = placement
-    const animation = yield* (yield* Animator).animate({
-      animation: {
-        _tag: "Chat",
-        conversation: visuals.conversation,
-        theme: visuals.theme,
-        schedule: visuals.schedule,
-        images: yield* chatPictures(visuals, dir)
-      },
-      ...frame,
-      width: box.width,
-      height: box.height,
-      fill: greenscreen ? "transparent" : "theme"
-    })
+    animations.set(
+      CHAT,
+      yield* (yield* Animator).animate({
+        animation: {
+          _tag: "Chat",
+          conversation: visuals.conversation,
+          theme: visuals.theme,
+          schedule: visuals.schedule,
+          images: yield* chatPictures(visuals, dir)
+        },
+        ...frame,
+        width: box.width,
+        height: box.height,
+        fill: greenscreen ? "transparent" : "theme"
+      })
+    )
     const chat: PlainVisual = { _tag: "Animation", animation: CHAT }
     const overlay = { _tag: "Animation", animation: CHAT, x: box.x / frame.width, y: box.y / frame.height } as const
-    const backdrop = visuals.backdrop === null
-      ? { _tag: "Colour", hex: CARD_SURROUND } satisfies PlainVisual
-      : yield* backdropVisual(video, visuals.backdrop, visuals.footageFileId, dir)
-    const scene = (visual: Scene["visual"], overlays: Scene["overlays"]): Animated => ({
-      scenes: [{ durationSeconds: frame.durationSeconds, visual, overlays }],
-      animations: new Map([[CHAT, animation]])
+    const scene = (visual: Scene["visual"], overlays: Scene["overlays"]): Scene => ({
+      durationSeconds: frame.durationSeconds,
+      visual,
+      overlays
     })
     if (greenscreen) return scene(GREEN, [overlay])
+    const backdrop = visuals.backdrop === null
+      ? { _tag: "Colour", hex: CARD_SURROUND } satisfies PlainVisual
+      : yield* backdropVisual(video, project.seed, visuals.backdrop, animations, dir)
     switch (placement._tag) {
       case "Full":
         return scene(chat, [])
@@ -143,7 +142,7 @@ const chatScene = (video: VideoRecord, visuals: ChatVisuals, frame: Frame, green
   })
 
 /** A quiz fills the frame: drawn over its own colour, or with a clear background over a picture, footage or green. */
-const quizScene = (video: VideoRecord, visuals: QuizVisuals, frame: Frame, greenscreen: boolean, dir: string) =>
+const quizScene = (video: VideoRecord, project: GeneratedProject, visuals: QuizVisuals, frame: Frame, greenscreen: boolean, animations: Animations, dir: string) =>
   Effect.gen(function*() {
     if (visuals.schedule === null) return yield* notGenerated
     const { backdrop } = visuals
@@ -152,31 +151,36 @@ const quizScene = (video: VideoRecord, visuals: QuizVisuals, frame: Frame, green
       : backdrop === null
       ? "theme"
       : { colour: backdrop.hex }
-    const animation = yield* (yield* Animator).animate({
-      animation: { _tag: "Quiz", quiz: visuals.quiz, theme: visuals.theme, schedule: visuals.schedule },
-      ...frame,
-      fill
-    })
+    animations.set(
+      QUIZ,
+      yield* (yield* Animator).animate({
+        animation: { _tag: "Quiz", quiz: visuals.quiz, theme: visuals.theme, schedule: visuals.schedule },
+        ...frame,
+        fill
+      })
+    )
     const overlay = { _tag: "Animation", animation: QUIZ, x: 0, y: 0 } as const
-    const scene = (visual: Scene["visual"], overlays: Scene["overlays"]): Animated => ({
-      scenes: [{ durationSeconds: frame.durationSeconds, visual, overlays }],
-      animations: new Map([[QUIZ, animation]])
+    const scene = (visual: Scene["visual"], overlays: Scene["overlays"]): Scene => ({
+      durationSeconds: frame.durationSeconds,
+      visual,
+      overlays
     })
     if (greenscreen) return scene(GREEN, [overlay])
     if (fill !== "transparent" || backdrop === null) return scene({ _tag: "Animation", animation: QUIZ }, [])
-    return scene(yield* backdropVisual(video, backdrop, visuals.footageFileId, dir), [overlay])
+    return scene(yield* backdropVisual(video, project.seed, backdrop, animations, dir), [overlay])
   })
 
-const scenesOf = (video: VideoRecord, visuals: GeneratedProject["visuals"], frame: Frame, greenscreen: boolean, dir: string) => {
+const scenesOf = (video: VideoRecord, project: GeneratedProject, frame: Frame, greenscreen: boolean, animations: Animations, dir: string) => {
+  const { visuals } = project
   switch (visuals._tag) {
     case "Illustrated":
-      return Effect.map(illustratedScenes(visuals, dir), still)
+      return illustratedScenes(visuals, dir)
     case "Gameplay":
-      return Effect.map(gameplayScenes(video, visuals, dir), still)
+      return gameplayScenes(video, project, visuals, animations, dir)
     case "Chat":
-      return chatScene(video, visuals, frame, greenscreen, dir)
+      return Effect.map(chatScene(video, project, visuals, frame, greenscreen, animations, dir), (scene) => [scene])
     case "Quiz":
-      return quizScene(video, visuals, frame, greenscreen, dir)
+      return Effect.map(quizScene(video, project, visuals, frame, greenscreen, animations, dir), (scene) => [scene])
   }
 }
 
@@ -192,7 +196,6 @@ export const generatedTimeline = (input: {
     const { dir, project, video } = input
     if (project.narrationFileId === null) return yield* notGenerated
     const narration = yield* localFile(project.narrationFileId, `${dir}/narration.mp3`)
-    const { visuals } = project
     const frame: Frame = {
       width: video.width ?? 1080,
       height: video.height ?? 1920,
@@ -200,7 +203,8 @@ export const generatedTimeline = (input: {
       durationSeconds: video.durationSeconds ?? 0
     }
     const greenscreen = input.options.format === "greenscreen"
-    const { scenes, animations } = yield* scenesOf(video, visuals, frame, greenscreen, dir)
+    const animations: Animations = new Map()
+    const scenes = yield* scenesOf(video, project, frame, greenscreen, animations, dir)
     const timeline: Timeline = {
       width: frame.width,
       height: frame.height,
@@ -209,7 +213,7 @@ export const generatedTimeline = (input: {
       background: "#000000",
       scenes,
       narration: { path: narration, words: input.words },
-      captions: "captions" in visuals && !visuals.captions ? null : input.captions,
+      captions: "captions" in project.visuals && !project.visuals.captions ? null : input.captions,
       music: null
     }
     return { timeline, animations } satisfies Pick<TimelineRenderRequest, "timeline" | "animations">
