@@ -19,6 +19,11 @@ const IN_FLIGHT = 3
  * rounding never accumulates (ffmpeg keeps APNG timestamps in 1/100000 s, so these are exact there).
  */
 const DELAY_DEN = 10_000
+/**
+ * Changes kept, compressed, for steps seen again (the dots' cycle), counted by their rectangles' RGBA
+ * bytes (known before compressing): the oldest go past this. Compressed, they take a tenth or less.
+ */
+const KEPT_CHANGE_BYTES = 256 * 2 ** 20
 /** The longest delay a frame holds (a 16-bit numerator); a longer run is held by further empty frames. */
 const MAX_DELAY = 65_535
 
@@ -33,6 +38,8 @@ export interface FrameSequenceRequest {
   readonly draw: (ctx: SKRSContext2D, key: string) => void
   /** Stops drawing (the promise rejects) once aborted. */
   readonly signal?: AbortSignal
+  /** How many RGBA bytes of changes are kept (compressed) for steps seen again; 256 MiB unless given. */
+  readonly keptChangeBytes?: number
 }
 
 export interface FrameSequence {
@@ -194,6 +201,19 @@ export const playFrameSequence = async (request: FrameSequenceRequest, sink: Byt
   }
   /** Each change, by the keys it goes from and to: the same step again costs no drawing. */
   const changes = new Map<string, Promise<Change>>()
+  /** The RGBA size of each change kept, oldest first. */
+  const sizes = new Map<string, number>()
+  let keptBytes = 0
+  const keep = (step: string, size: number) => {
+    sizes.set(step, size)
+    keptBytes += size
+    for (const [old, oldSize] of sizes) {
+      if (keptBytes <= (request.keptChangeBytes ?? KEPT_CHANGE_BYTES) || old === step) break
+      sizes.delete(old)
+      changes.delete(old)
+      keptBytes -= oldSize
+    }
+  }
   /** The last picture drawn, and its key: the next change is measured from it. */
   let shown: { key: string; pixels: Buffer } | null = null
   const changeTo = (from: string | null, key: string): Promise<Change> => {
@@ -208,6 +228,7 @@ export const playFrameSequence = async (request: FrameSequenceRequest, sink: Byt
       ? Promise.resolve(HOLD)
       : deflateAsync(pngRows(pixels, width * 4, box), { level: 1, chunkSize: 2 ** 21 }).then((data): Change => ({ ...box, data }))
     changes.set(step, change)
+    keep(step, box === null ? 0 : box.width * box.height * 4)
     return change
   }
   const pending: Array<{ readonly change: Promise<Change>; readonly delay: number }> = []

@@ -35,8 +35,8 @@ interface Graph {
   readonly files: Array<{ readonly path: string; readonly content: string | Buffer }>
   /** The animations the timeline may play, by name. */
   readonly animations: ReadonlyMap<string, AnimatedFrames>
-  /** The animations played, in the order of their pipes (the first is ffmpeg's pipe:3). */
-  readonly played: Array<AnimatedFrames>
+  /** The animations played, each with its input, in the order of their pipes (the first is ffmpeg's pipe:3). */
+  readonly played: Map<AnimatedFrames, number>
   labels: number
 }
 
@@ -121,17 +121,17 @@ const inputFormat = (encoding: FrameEncoding): ReadonlyArray<string> => {
 }
 
 /**
- * An animation, read from its pipe as it is drawn (one APNG), as exactly `frames` frames at the
- * timeline's rate; one that ends early holds its last picture. `picture` (size, pixel format) runs
- * before fps repeats the pictures, so each APNG frame is converted once however many frames it holds.
+ * An animation, read from its pipe as it is drawn, as exactly `frames` frames at the timeline's rate;
+ * one that ends early holds its last picture. `picture` (size, pixel format) runs before fps repeats
+ * the pictures, so each APNG frame is converted once however many frames it holds. An animation
+ * played twice is one input (one pipe) feeding both.
  */
 const animationFrames = (graph: Graph, name: string, frames: number, picture: string): string => {
   const rate = graph.frameRate
   const animation = graph.animations.get(name)
   if (animation === undefined) throw new Error(`the timeline plays an animation "${name}" the render request does not hold`)
-  const pipe = graph.played.indexOf(animation)
-  const index = pipe === -1 ? graph.played.push(animation) - 1 : pipe
-  const input = addInput(graph, [...inputFormat(animation.encoding), "-i", `pipe:${3 + index}`])
+  const input = graph.played.get(animation) ?? addInput(graph, [...inputFormat(animation.encoding), "-i", `pipe:${3 + graph.played.size}`])
+  graph.played.set(animation, input)
   return addChain(
     graph,
     [`${input}:v:0`],
@@ -293,7 +293,7 @@ const renderCommand = (request: TimelineRenderRequest, preset: string) => {
     chains: [],
     files: [],
     animations: request.animations ?? new Map(),
-    played: [],
+    played: new Map(),
     labels: 0
   }
   const video = videoGraph(graph, timeline)
@@ -323,7 +323,7 @@ const renderCommand = (request: TimelineRenderRequest, preset: string) => {
     "-movflags", "+faststart",
     output
   ]
-  return { args, files: graph.files, played: graph.played, durationSeconds }
+  return { args, files: graph.files, played: [...graph.played.keys()], durationSeconds }
 }
 
 export const FfmpegTimelineRendererLive = Layer.effect(

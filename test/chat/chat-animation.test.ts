@@ -152,7 +152,7 @@ const frameControls = (apng: Buffer) => {
 
 describe("the frame sequence", () => {
   const COLOURS: Record<string, string> = { a: "#FF0000", b: "#00FF00", c: "#0000FF" }
-  const sequence = async (keys: ReadonlyArray<string>, draw: (ctx: SKRSContext2D, key: string) => void, sink?: ByteSink) => {
+  const sequence = async (keys: ReadonlyArray<string>, draw: (ctx: SKRSContext2D, key: string) => void, sink?: ByteSink, keptChangeBytes?: number) => {
     const drawn: Array<string> = []
     const chunks: Array<Buffer> = []
     const result = await playFrameSequence({
@@ -164,7 +164,8 @@ describe("the frame sequence", () => {
       draw: (ctx, key) => {
         drawn.push(key)
         draw(ctx, key)
-      }
+      },
+      ...(keptChangeBytes === undefined ? {} : { keptChangeBytes })
     }, sink ?? (async (bytes) => {
       chunks.push(Buffer.from(bytes))
       return true
@@ -205,6 +206,14 @@ describe("the frame sequence", () => {
     // a's last frame to c: nothing changed, so one clear pixel blended over.
     expect(controls.at(-1)).toMatchObject({ width: 1, height: 1, blend: 1 })
     expect(await playedKeys(result.path)).toEqual(keys.map((k) => (k === "c" ? "a" : k)))
+  })
+
+  it("keeps compressed changes up to a budget, the oldest dropped first and drawn again when seen again", async () => {
+    const keys = ["a", "b", "a", "b", "a"]
+    expect((await sequence(keys, filled)).drawn).toEqual(["a", "b", "a"])
+    const kept = await sequence(keys, filled, undefined, 0)
+    expect(kept.drawn).toEqual(keys)
+    expect(await playedKeys(kept.path)).toEqual(keys)
   })
 
   it("sends only the rectangle that changed, which replaces the pixels under it (transparency too)", async () => {

@@ -198,6 +198,28 @@ layer(FfmpegTimelineRendererLive)("FfmpegTimelineRenderer: animations", (it) => 
       expectColour(colourAt(shot!, clear), GREENSCREEN)
       expectColour(colourAt(shot!, outside), GREENSCREEN)
     }))
+  it.effect("an animation played twice is drawn once, into one pipe that feeds both", () =>
+    Effect.gen(function* () {
+      const half = H / 2
+      let plays = 0
+      const cards = animation(W, half, [{ draw: fill("#FFFF00"), frames: 10 }, { draw: fill("#FF00FF"), frames: 20 }])
+      const counted: AnimatedFrames = { ...cards, play: (sink) => Effect.suspend(() => (plays++, cards.play(sink))) }
+      const result = yield* render("twice", timeline([
+        {
+          durationSeconds: 1,
+          visual: { _tag: "Split", top: { _tag: "Animation", animation: "cards" }, bottom: { _tag: "Animation", animation: "cards" } },
+          overlays: []
+        }
+      ]), { cards: counted })
+      expect(plays).toBe(1)
+      expect(result.frames).toBe(30)
+      const [early, late] = yield* frames(result.output, [9, 10])
+      for (const y of [20, half + 20]) {
+        expectColour(colourAt(early!, { x: 20, y, w: W - 40, h: half - 40 }), YELLOW)
+        expectColour(colourAt(late!, { x: 20, y, w: W - 40, h: half - 40 }), MAGENTA)
+      }
+    }))
+
   it.effect("an animation that fails while it is drawn fails the render with its own error", () =>
     Effect.gen(function* () {
       const broken: AnimatedFrames = {
