@@ -35,7 +35,7 @@ export const AnimationVisual = Schema.TaggedStruct("Animation", {
   animation: Schema.String.annotations({ description: "The name of one of the render request's animations." })
 }).annotations({
   identifier: "AnimationVisual",
-  description: "Pictures the service drew (a chat, quiz cards), played in time; drawn at the size they fill, so nothing is cropped."
+  description: "Pictures the service draws while the render runs (a chat, quiz cards, a game), played in time; drawn at the size they fill (a game smaller, in the same shape), so nothing is cropped."
 })
 
 /** The pictures a frame (or half of one) can show. */

@@ -198,6 +198,32 @@ layer(FfmpegTimelineRendererLive)("FfmpegTimelineRenderer: animations", (it) => 
       expectColour(colourAt(shot!, clear), GREENSCREEN)
       expectColour(colourAt(shot!, outside), GREENSCREEN)
     }))
+  it.effect("raw frames at half the size and half the rate: scaled to fill, each frame held for two of a 60 fps render", () =>
+    Effect.gen(function* () {
+      const [w, h] = [W / 2, H / 2]
+      const solid = (rgba: ReadonlyArray<number>) => Buffer.from(Array.from({ length: w * h }, () => rgba).flat())
+      // 5 frames red, then 10 green, at 30 fps: a third of a second, then two thirds.
+      const pictures = [...Array.from({ length: 5 }, () => solid([255, 0, 0, 255])), ...Array.from({ length: 10 }, () => solid([0, 255, 0, 255]))]
+      const game: AnimatedFrames = {
+        frames: pictures.length,
+        encoding: { _tag: "RawRgba", width: w, height: h, frameRate: 30 },
+        play: (sink) =>
+          Effect.promise(async () => {
+            for (const picture of pictures) if (!(await sink(picture))) break
+            return pictures.length
+          })
+      }
+      const result = yield* render("raw", { ...timeline([{ durationSeconds: 0.5, visual: { _tag: "Animation", animation: "game" }, overlays: [] }]), frameRate: 60 }, { game })
+      expect(result.frames).toBe(30)
+      expect(result.size).toEqual([W, H])
+      const shots = yield* Effect.promise(() => Promise.all([0, 9, 10, 29].map((n) => readFrame(result.output, Math.max(0, (n - 0.4) / 60), W, H))))
+      const middle = { x: 40, y: 80, w: W - 80, h: H - 160 }
+      expectColour(colourAt(shots[0]!, middle), RED)
+      expectColour(colourAt(shots[1]!, middle), RED)
+      expectColour(colourAt(shots[2]!, middle), GREEN)
+      expectColour(colourAt(shots[3]!, middle), GREEN)
+    }))
+
   it.effect("an animation played twice is drawn once, into one pipe that feeds both", () =>
     Effect.gen(function* () {
       const half = H / 2

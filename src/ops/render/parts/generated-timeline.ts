@@ -1,8 +1,9 @@
 // A generated video's project as a timeline the renderer can encode, with its stored files copied to
 // the scratch folder: an AI video is one image scene per drawn picture (each fading into the next);
-// a gameplay video is one scene of looping footage, under a picture or clip in split screen when one
-// was chosen; a chat or a quiz is an animation at the render's frame rate, drawn while the renderer
-// encodes it, placed over its backdrop (on greenscreen, over green with nothing behind).
+// a gameplay video is one scene of footage (an uploaded clip looped, or a built-in game), under a picture
+// or clip in split screen when one was chosen; a chat or a quiz is an animation at the render's frame
+// rate, placed over its backdrop (on greenscreen, over green with nothing behind). Chats, quizzes and
+// games are drawn while the renderer encodes them.
 import { readFile } from "node:fs/promises"
 import { Effect, Option } from "effect"
 import type { CaptionTrack, TimedWord } from "../../../../domain/captions.ts"
