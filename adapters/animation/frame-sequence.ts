@@ -6,8 +6,10 @@
 // is drawn; pictures go to the sink in order, as fast as it takes them.
 import { createCanvas, type SKRSContext2D } from "@napi-rs/canvas"
 import { promisify } from "node:util"
-import { crc32, deflate, deflateSync } from "node:zlib"
+import { deflate, deflateSync } from "node:zlib"
+import type { Box } from "../../domain/box.ts"
 import type { ByteSink } from "../../domain/ports/animated-frames.ts"
+import { PNG_SIGNATURE, pngChunk } from "../imagery/png-chunks.ts"
 
 const deflateAsync = promisify(deflate)
 
@@ -76,17 +78,13 @@ const runsOf = (request: FrameSequenceRequest): ReadonlyArray<Run> => {
 const piecesOf = (delay: number): number => Math.max(1, Math.ceil(delay / MAX_DELAY))
 
 /** What changed from one picture to the next: a rectangle of pixels, or nothing. */
-interface Change {
-  readonly x: number
-  readonly y: number
-  readonly width: number
-  readonly height: number
+interface Change extends Box {
   /** Deflated PNG rows of the rectangle. */
   readonly data: Uint8Array
 }
 
 /** The smallest rectangle holding every pixel that differs, or null when none does. */
-const changedBox = (before: Buffer, after: Buffer, width: number, height: number) => {
+const changedBox = (before: Buffer, after: Buffer, width: number, height: number): Box | null => {
   const stride = width * 4
   const rowDiffers = (y: number) => before.compare(after, y * stride, (y + 1) * stride, y * stride, (y + 1) * stride) !== 0
   let top = 0
@@ -111,7 +109,7 @@ const changedBox = (before: Buffer, after: Buffer, width: number, height: number
 }
 
 /** PNG scanlines of a rectangle of `pixels`: a filter byte (0, none) before each row of RGBA. */
-const pngRows = (pixels: Buffer, stride: number, box: { x: number; y: number; width: number; height: number }): Buffer => {
+const pngRows = (pixels: Buffer, stride: number, box: Box): Buffer => {
   const row = box.width * 4
   const rows = Buffer.allocUnsafe((row + 1) * box.height)
   for (let y = 0; y < box.height; y++) {
@@ -120,17 +118,6 @@ const pngRows = (pixels: Buffer, stride: number, box: { x: number; y: number; wi
     pixels.copy(rows, y * (row + 1) + 1, from, from + row)
   }
   return rows
-}
-
-const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-
-const chunk = (type: string, data: Uint8Array): Buffer => {
-  const out = Buffer.alloc(data.length + 12)
-  out.writeUInt32BE(data.length, 0)
-  out.write(type, 4, "latin1")
-  out.set(data, 8)
-  out.writeUInt32BE(crc32(out.subarray(4, data.length + 8)), data.length + 8)
-  return out
 }
 
 const BLEND_SOURCE = 0
@@ -154,7 +141,7 @@ class ApngWriter {
     animation.writeUInt32BE(frames, 0)
     // Played once: for a looping APNG, ffmpeg asks the input's size first, which a pipe does not have.
     animation.writeUInt32BE(1, 4)
-    return Buffer.concat([SIGNATURE, chunk("IHDR", header), chunk("acTL", animation)])
+    return Buffer.concat([PNG_SIGNATURE, pngChunk("IHDR", header), pngChunk("acTL", animation)])
   }
 
   /** A frame: the first one is the whole picture (IDAT); later ones are rectangles over it (fdAT). */
@@ -168,15 +155,15 @@ class ApngWriter {
     control.writeUInt16BE(delay, 20)
     control.writeUInt16BE(DELAY_DEN, 22)
     control[25] = blend
-    if (this.sequence === 1) return Buffer.concat([chunk("fcTL", control), chunk("IDAT", change.data)])
+    if (this.sequence === 1) return Buffer.concat([pngChunk("fcTL", control), pngChunk("IDAT", change.data)])
     const data = Buffer.alloc(change.data.length + 4)
     data.writeUInt32BE(this.sequence++, 0)
     data.set(change.data, 4)
-    return Buffer.concat([chunk("fcTL", control), chunk("fdAT", data)])
+    return Buffer.concat([pngChunk("fcTL", control), pngChunk("fdAT", data)])
   }
 
   end(): Buffer {
-    return chunk("IEND", new Uint8Array(0))
+    return pngChunk("IEND", new Uint8Array(0))
   }
 }
 
