@@ -34,6 +34,21 @@ describe("stillAround", () => {
     expect(stillAround({ ...last, faces: [] }, frame(100), W, H)).toBe(false)
   })
 
+  it("holds when only the background moves, beyond a tenth of the face's size around it", () => {
+    const [w, h] = [160, 90]
+    const plain = Buffer.alloc(w * h * 3, 100)
+    const paintWide = (rgb: Buffer, x0: number, y0: number, x1: number, y1: number, shade: number) => {
+      for (let y = y0; y < y1; y++) rgb.fill(shade, (y * w + x0) * 3, (y * w + x1) * 3)
+      return rgb
+    }
+    // A ring 5 to 9 pixels out from a 40-pixel face: outside a tenth of its size (4), inside a quarter (10).
+    const ring = paintWide(paintWide(Buffer.from(plain), 31, 11, 89, 69, 250), 35, 15, 85, 65, 100)
+    const wide = { rgb: plain, faces: [{ x: 40, y: 20, width: 40, height: 40, score: 0.9 }], seconds: 0.5 }
+    expect(stillAround(wide, ring, w, h)).toBe(true)
+    // A ring 1 to 3 pixels out, within the tenth, is the head moving.
+    expect(stillAround(wide, paintWide(paintWide(Buffer.from(plain), 37, 17, 83, 63, 250), 39, 19, 81, 61, 100), w, h)).toBe(false)
+  })
+
   it("fails when any of two faces changes", () => {
     const two = { ...last, faces: [face, { ...face, x: 44 }] }
     expect(stillAround(two, frame(100), W, H)).toBe(true)
