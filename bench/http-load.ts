@@ -1,20 +1,12 @@
 // Load from autocannon in a process of its own, with the server's CPU time per answered request read
 // from /proc: the figures the load benchmarks share.
 import { execFile } from "node:child_process"
-import { readFile } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { promisify } from "node:util"
+import { cpuMsOf } from "./process-cpu.ts"
 
 const run = promisify(execFile)
 const AUTOCANNON = createRequire(import.meta.url).resolve("autocannon")
-
-/** CPU time (user + system) a process has used so far, in ms; null where /proc is missing. */
-const cpuMsOf = async (pid: number): Promise<number | null> => {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => null)
-  const fields = stat?.slice(stat.lastIndexOf(")") + 2).split(" ")
-  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux)
-  return fields === undefined ? null : (Number(fields[11]) + Number(fields[12])) * 10
-}
 
 export interface Load {
   readonly requestsPerSecond: number

@@ -8,10 +8,12 @@
 //        to tell who speaks), against the plain re-encode of its middle window
 //   (c) the real service: POST /v1/caption-videos with reframe face and render until completed, against (a): target 1.5x
 //   (c0) the same caption video without reframe (at the source's 1920x1080), to show what reframing adds to the pipeline
+// Beside (a) and (c), the CPU time each took (the service's with the ffmpeg and recogniser runs it waited for),
+// and what (c)/(a) would be were every core busy throughout (c): the least this machine allows.
 import { execFile } from "node:child_process"
 import { createRequire } from "node:module"
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
-import { tmpdir } from "node:os"
+import { availableParallelism, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { promisify } from "node:util"
 import { Effect } from "effect"
@@ -23,6 +25,7 @@ import type { Framing } from "../domain/reframe.ts"
 import { speak } from "../test/support/festival.ts"
 import { pipeline, SCRIPT, stepTimings } from "./caption-render.ts"
 import { type Figure, isEntryPoint, report } from "./figures.ts"
+import { withCpuOf } from "./process-cpu.ts"
 import { startService } from "./service-process.ts"
 
 const run = promisify(execFile)
@@ -108,11 +111,14 @@ export const reframe = async (): Promise<ReadonlyArray<Figure>> => {
     process.stdout.write(`${BENCH}: two faces ${interviewFound.seconds.toFixed(1)} s (${withTwo}/${interviewFound.value.samples.length} samples with two)\n`)
     const service = await startService()
     let whole: { totalSeconds: number; videoId: string }
+    let wholeCpu: number | null
     let unframed: { totalSeconds: number }
     let steps: ReadonlyArray<{ name: string; seconds: number }>
     let framing: Framing
     try {
-      whole = await pipeline(service, { path: talk }, { fields: { reframe: JSON.stringify({ aspectRatio: "9:16", mode: "face" }) } })
+      const measured = await withCpuOf(service.pid, () => pipeline(service, { path: talk }, { fields: { reframe: JSON.stringify({ aspectRatio: "9:16", mode: "face" }) } }))
+      whole = measured.value
+      wholeCpu = measured.cpuSeconds
       steps = stepTimings(service.log(), whole.videoId).filter((s) => !s.name.startsWith("job ") || s.name.includes("caption") || s.name.includes("render"))
       unframed = await pipeline(service, { path: talk })
       const captions = await fetch(`${service.baseUrl}/v1/videos/${whole.videoId}/captions`, { headers: { authorization: `Bearer ${service.token}` } })
@@ -120,7 +126,8 @@ export const reframe = async (): Promise<ReadonlyArray<Figure>> => {
     } finally {
       await service.stop()
     }
-    const plain = await timed(() => plainEncode(talk, join(dir, "plain.mp4"), framing))
+    const { value: plain, cpuSeconds: plainCpu } = await withCpuOf(process.pid, () => timed(() => plainEncode(talk, join(dir, "plain.mp4"), framing)))
+    const cores = availableParallelism()
     return [
       { bench: BENCH, name: "(a) plain re-encode of the 9:16 output, 60 s", value: plain.seconds, unit: "s", note: `${framing.paths[0]?.length ?? 0} keys` },
       { bench: BENCH, name: "    the same of a fixed middle window", value: middle.seconds, unit: "s" },
@@ -132,6 +139,15 @@ export const reframe = async (): Promise<ReadonlyArray<Figure>> => {
       { bench: BENCH, name: "(c) reframed caption video, POST to completed", value: whole.totalSeconds, unit: "s" },
       ...steps.map((s) => ({ bench: BENCH, name: `  ${s.name}`, value: s.seconds, unit: "s" })),
       { bench: BENCH, name: "(c) / (a)", value: whole.totalSeconds / plain.seconds, unit: "x", target: { atMost: 1.5 } },
+      { bench: BENCH, name: "(a) CPU time", value: plainCpu, unit: "s", note: "ffmpeg's user and system time" },
+      { bench: BENCH, name: "(c) CPU time", value: wholeCpu, unit: "s", note: "the service's, with the ffmpeg and recogniser runs it waited for" },
+      {
+        bench: BENCH,
+        name: `(c) CPU / ${cores} cores / (a)`,
+        value: wholeCpu === null ? null : wholeCpu / cores / plain.seconds,
+        unit: "x",
+        note: "(c) / (a) were every core busy throughout (c): the least this machine allows (information)"
+      },
       { bench: BENCH, name: "(c0) the same without reframe, POST to completed", value: unframed.totalSeconds, unit: "s" },
       { bench: BENCH, name: "(c) / (c0)", value: whole.totalSeconds / unframed.totalSeconds, unit: "x" }
     ]
