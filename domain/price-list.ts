@@ -59,7 +59,7 @@ const reframing: PriceRow = {
   currency: "credits",
   per: "minute of source",
   counted: "per started minute",
-  rule: `${REFRAME_CREDITS_PER_MINUTE} credits per started minute of source when \`reframe.mode\` is \`face\` or \`split\` (the source is looked at for faces), charged when the looking starts; \`center\` and \`fit\` are free; ${REFUND}`
+  rule: `${REFRAME_CREDITS_PER_MINUTE} credits per started minute of source when \`reframe.mode\` is \`face\` or \`split\` (the source is looked at for faces), charged when the looking starts: at create, or at the next render of a video switched to them after it was made without looking; \`center\` and \`fit\` are free; ${REFUND}`
 }
 
 const speech = (what: string, when: string, refund: string): PriceRow => ({

@@ -503,13 +503,21 @@ export const replansFromFaces = (settings: ReframeSettings, asked: ReframeSettin
   needsFaces(settings.mode) && (before === null || asked?.mode !== settings.mode || !needsFaces(before.mode))
 
 /**
+ * Whether a video's framing still waits for its faces: `face` or `split` was asked (after the video was
+ * made, of a source never looked at for faces), and the windows stand in the middle until the next render
+ * looks for the faces and plans them.
+ */
+export const awaitsFaces = (asked: ReframeSettings | null, framing: Framing | null): boolean =>
+  asked !== null && needsFaces(asked.mode) && (framing === null || !needsFaces(framing.mode))
+
+/**
  * The framing for another shape or mode asked after the video was made, without looking at the source
  * again: `center` and `fit` are planned afresh; `face` and `split` in the mode the video has keep the
  * paths the analysis made (and any key a person placed), each window re-made around the same points, so
  * it still frames the face it followed. Another face mode (or `face` or `split` again after `center` or
  * `fit`) is planned afresh from the `analysis` the video kept; without one (the video was never looked
- * at for faces) it is a problem naming `reframe.mode`. `asked` and `before` are the settings and framing
- * now (null: not reframed); `source` is the source's size.
+ * at for faces) the window stands in the middle, which `awaitsFaces` tells, until the next render looks.
+ * `asked` and `before` are the settings and framing now (null: not reframed); `source` is the source's size.
  */
 export const reshapeFraming = (
   settings: ReframeSettings,
@@ -517,17 +525,12 @@ export const reshapeFraming = (
   before: Framing | null,
   source: Size,
   analysis: FaceAnalysis | null
-): Either.Either<Framing, EditProblem> => {
-  if (!needsFaces(settings.mode)) return Either.right(planFraming(settings, { ...source, durationSeconds: 0 }, null))
+): Framing => {
+  if (!needsFaces(settings.mode)) return planFraming(settings, { ...source, durationSeconds: 0 }, null)
   if (before === null || replansFromFaces(settings, asked, before)) {
-    if (analysis !== null) return Either.right(planFraming(settings, analysis.source, analysis.faces))
-    return Either.left({
-      field: "reframe.mode",
-      message: `${settings.mode} framing follows the faces found when a video is created with face or split, and this one was made ` +
-        (asked !== null && needsFaces(asked.mode)
-          ? `${asked.mode} before its faces were kept: keep ${asked.mode} with another shape, or choose center or fit.`
-          : `${asked?.mode ?? "without reframe"}: choose center or fit, or create the video again with ${settings.mode}.`)
-    })
+    return analysis !== null
+      ? planFraming(settings, analysis.source, analysis.faces)
+      : planFraming({ ...settings, mode: "center" }, { ...source, durationSeconds: 0 }, null)
   }
   const output = REFRAMED_SIZES[settings.aspectRatio]
   const crop = before.mode === "split" ? splitCrop(source, output) : cropSize(source, output)
@@ -536,7 +539,7 @@ export const reshapeFraming = (
     ...key,
     ...windowOn({ x: key.x + before.crop.width / 2, y: key.y + before.crop.height * FACE_LEVEL }, crop, source)
   })
-  return Either.right({
+  return {
     mode: before.mode,
     aspectRatio: settings.aspectRatio,
     sourceWidth: source.width,
@@ -544,5 +547,5 @@ export const reshapeFraming = (
     ...output,
     crop,
     paths: before.paths.map((path) => path.map(reframedKey))
-  })
+  }
 }

@@ -3,7 +3,7 @@
 // change, the centre where no face is found, and two faces apart drawn as a split.
 import { describe, expect, it } from "vitest"
 import { Either } from "effect"
-import { checkCameraPaths, cropSize, DEAD_ZONE, type FaceBox, type FaceSample, type Framing, pinKey, planFraming, REFRAMED_SIZES, reshapeFraming, type SourceFaces, windowAt, windowPlaces } from "../../domain/reframe.ts"
+import { awaitsFaces, checkCameraPaths, cropSize, DEAD_ZONE, type FaceBox, type FaceSample, type Framing, pinKey, planFraming, REFRAMED_SIZES, reshapeFraming, type SourceFaces, windowAt, windowPlaces } from "../../domain/reframe.ts"
 
 const SOURCE = { width: 1920, height: 1080, durationSeconds: 10 }
 const RATE = 30
@@ -251,7 +251,7 @@ describe("reshapeFraming: another shape or mode after the video was made", () =>
 
   it("re-makes a face path's windows for the new shape around the same points, keys and cuts kept", () => {
     const before = planFraming({ aspectRatio: "9:16", mode: "face" }, SOURCE, moving)
-    const after = Either.getOrThrow(reshapeFraming({ aspectRatio: "4:5", mode: "face" }, { aspectRatio: "9:16", mode: "face" }, before, SOURCE, null))
+    const after = reshapeFraming({ aspectRatio: "4:5", mode: "face" }, { aspectRatio: "9:16", mode: "face" }, before, SOURCE, null)
     expect(after).toMatchObject({ mode: "face", aspectRatio: "4:5", width: 1080, height: 1350, sourceWidth: 1920, sourceHeight: 1080, crop: { width: 864, height: 1080 } })
     const [old, now] = [before.paths[0]!, after.paths[0]!]
     expect(now.map((k) => [k.seconds, k.cut ?? false])).toEqual(old.map((k) => [k.seconds, k.cut ?? false]))
@@ -266,7 +266,7 @@ describe("reshapeFraming: another shape or mode after the video was made", () =>
   it("keeps a split's two windows, each re-made for the new shape", () => {
     const two: SourceFaces = { samples: sampled(10, () => [faceAt(1450), faceAt(420, 450)]), sceneCuts: [] }
     const before = planFraming({ aspectRatio: "9:16", mode: "split" }, SOURCE, two)
-    const after = Either.getOrThrow(reshapeFraming({ aspectRatio: "1:1", mode: "split" }, { aspectRatio: "9:16", mode: "split" }, before, SOURCE, null))
+    const after = reshapeFraming({ aspectRatio: "1:1", mode: "split" }, { aspectRatio: "9:16", mode: "split" }, before, SOURCE, null)
     expect(after.mode).toBe("split")
     expect(after.paths).toHaveLength(2)
     expect(after.crop.width * 540).toBe(after.crop.height * 1080)
@@ -279,9 +279,9 @@ describe("reshapeFraming: another shape or mode after the video was made", () =>
 
   it("plans center and fit afresh from any framing, or none", () => {
     const face = planFraming({ aspectRatio: "9:16", mode: "face" }, SOURCE, moving)
-    expect(Either.getOrThrow(reshapeFraming({ aspectRatio: "1:1", mode: "center" }, { aspectRatio: "9:16", mode: "face" }, face, SOURCE, null)))
+    expect(reshapeFraming({ aspectRatio: "1:1", mode: "center" }, { aspectRatio: "9:16", mode: "face" }, face, SOURCE, null))
       .toEqual(planFraming({ aspectRatio: "1:1", mode: "center" }, SOURCE, null))
-    expect(Either.getOrThrow(reshapeFraming({ aspectRatio: "4:5", mode: "fit" }, null, null, SOURCE, null)))
+    expect(reshapeFraming({ aspectRatio: "4:5", mode: "fit" }, null, null, SOURCE, null))
       .toEqual(planFraming({ aspectRatio: "4:5", mode: "fit" }, SOURCE, null))
   })
 
@@ -289,22 +289,22 @@ describe("reshapeFraming: another shape or mode after the video was made", () =>
     const two: SourceFaces = { samples: sampled(10, () => [faceAt(1450), faceAt(420, 450)]), sceneCuts: [] }
     const analysis = { source: SOURCE, faces: two }
     const face = planFraming({ aspectRatio: "9:16", mode: "face" }, SOURCE, two)
-    const split = Either.getOrThrow(reshapeFraming({ aspectRatio: "9:16", mode: "split" }, { aspectRatio: "9:16", mode: "face" }, face, SOURCE, analysis))
+    const split = reshapeFraming({ aspectRatio: "9:16", mode: "split" }, { aspectRatio: "9:16", mode: "face" }, face, SOURCE, analysis)
     expect(split).toEqual(planFraming({ aspectRatio: "9:16", mode: "split" }, SOURCE, two))
     expect(split.paths).toHaveLength(2)
     // Back to face, and face again after center: each planned from the same faces.
-    expect(Either.getOrThrow(reshapeFraming({ aspectRatio: "1:1", mode: "face" }, { aspectRatio: "9:16", mode: "split" }, split, SOURCE, analysis)))
+    expect(reshapeFraming({ aspectRatio: "1:1", mode: "face" }, { aspectRatio: "9:16", mode: "split" }, split, SOURCE, analysis))
       .toEqual(planFraming({ aspectRatio: "1:1", mode: "face" }, SOURCE, two))
     const centre = planFraming({ aspectRatio: "9:16", mode: "center" }, SOURCE, null)
-    expect(Either.getOrThrow(reshapeFraming({ aspectRatio: "4:5", mode: "face" }, { aspectRatio: "9:16", mode: "center" }, centre, SOURCE, analysis)))
+    expect(reshapeFraming({ aspectRatio: "4:5", mode: "face" }, { aspectRatio: "9:16", mode: "center" }, centre, SOURCE, analysis))
       .toEqual(planFraming({ aspectRatio: "4:5", mode: "face" }, SOURCE, two))
     // The mode the video has keeps its paths (keys a person placed among them) whatever was kept.
     const moved = { ...face, paths: [[{ seconds: 0, x: 0, y: 0 }]] }
-    expect(Either.getOrThrow(reshapeFraming({ aspectRatio: "9:16", mode: "face" }, { aspectRatio: "1:1", mode: "face" }, moved, SOURCE, analysis)).paths)
+    expect(reshapeFraming({ aspectRatio: "9:16", mode: "face" }, { aspectRatio: "1:1", mode: "face" }, moved, SOURCE, analysis).paths)
       .toEqual([[{ seconds: 0, x: 0, y: 0 }]])
   })
 
-  it("refuses face or split where the framing has no faces to follow, naming reframe.mode", () => {
+  it("stands the window in the middle where the faces to follow were never kept, until a render looks for them", () => {
     const centre = planFraming({ aspectRatio: "9:16", mode: "center" }, SOURCE, null)
     const face = planFraming({ aspectRatio: "9:16", mode: "face" }, SOURCE, moving)
     for (const [settings, asked, before] of [
@@ -312,8 +312,17 @@ describe("reshapeFraming: another shape or mode after the video was made", () =>
       [{ aspectRatio: "9:16", mode: "split" }, { aspectRatio: "9:16", mode: "face" }, face],
       [{ aspectRatio: "1:1", mode: "face" }, null, null]
     ] as const) {
-      const refused = reshapeFraming(settings, asked, before, SOURCE, null)
-      expect(Either.isLeft(refused) && refused.left.field).toBe("reframe.mode")
+      const waiting = reshapeFraming(settings, asked, before, SOURCE, null)
+      expect(waiting).toEqual(planFraming({ aspectRatio: settings.aspectRatio, mode: "center" }, SOURCE, null))
+      expect(awaitsFaces(settings, waiting)).toBe(true)
+      // Asked again while waiting (another shape): still waiting, at the new shape.
+      const again = reshapeFraming({ ...settings, aspectRatio: "4:5" }, settings, waiting, SOURCE, null)
+      expect([again.mode, again.width, again.height, awaitsFaces({ ...settings, aspectRatio: "4:5" }, again)]).toEqual(["center", 1080, 1350, true])
     }
+    // Planned from faces, or not asked to follow any: nothing waits.
+    expect(awaitsFaces({ aspectRatio: "9:16", mode: "face" }, face)).toBe(false)
+    expect(awaitsFaces({ aspectRatio: "9:16", mode: "split" }, face)).toBe(false)
+    expect(awaitsFaces({ aspectRatio: "9:16", mode: "center" }, centre)).toBe(false)
+    expect(awaitsFaces(null, null)).toBe(false)
   })
 })

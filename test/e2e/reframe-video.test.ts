@@ -1,7 +1,7 @@
 // A landscape talk made a vertical short over HTTP: festival speech over a head (from the photos
 // @vladmandic/face-api ships) moving across a 640x360 picture, created with `reframe`, rendered at the
 // shape asked; the framing on the captions resource, the reframing's charge, another shape asked later
-// with PATCH, and the 400s.
+// with PATCH (face asked of a video made without looking: looked for by its next render), and the 400s.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { execFile } from "node:child_process"
 import { openAsBlob } from "node:fs"
@@ -105,7 +105,7 @@ describe("reframe on caption videos", () => {
     expect(logs.filter((l) => l.operation === "reframing").map((l) => l.amount)).toEqual([-REFRAME_CREDITS_PER_MINUTE])
   }, 240_000)
 
-  it("charges nothing to reframe to the centre, and keeps the shape asked", async () => {
+  it("charges nothing to reframe to the centre and keeps the shape asked; face asked later is looked for by the next render, charged then", async () => {
     const { token } = await app.createWorkspace()
     const created = await upload(token, { reframe: JSON.stringify({ aspectRatio: "1:1", mode: "center" }) })
     const video = await waitForVideo(app.baseUrl, token, created.body.id)
@@ -124,12 +124,39 @@ describe("reframe on caption videos", () => {
     const outside = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json: { framing: { paths: [[{ seconds: 0, x: 281, y: 0 }]] } } })
     expect(outside.status).toBe(400)
     expect(outside.body.error.details.field).toBe("framing.paths.0.0.x")
-    // This video was never looked at for faces: face needs it created with face or split.
-    const face = await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json: { reframe: { aspectRatio: "1:1", mode: "face" } } })
-    expect(face.status).toBe(400)
-    expect(face.body.error.details.field).toBe("reframe.mode")
-    expect(face.body.error.message).toContain("create the video again with face")
-  }, 180_000)
+
+    // Face asked of a video never looked at for faces: its next render looks (charged then), meanwhile no
+    // window is planned and none can be moved.
+    const patch = (json: unknown) => call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json })
+    const face = await patch({ reframe: { aspectRatio: "9:16", mode: "face" } })
+    expect(face.status).toBe(200)
+    expect([face.body.reframe, face.body.framing]).toEqual([{ aspectRatio: "9:16", mode: "face" }, null])
+    expect((await call(app.baseUrl, `/v1/videos/${video.id}`, { token })).body).toMatchObject({ width: 1080, height: 1920 })
+    const early = await patch({ framing: { paths: [moved] } })
+    expect(early.status).toBe(400)
+    expect(early.body.error.details.field).toBe("framing")
+    expect(early.body.error.message).toContain("next render")
+    const operations = async () =>
+      ((await call(app.baseUrl, `/v1/credit-logs?videoId=${video.id}`, { token })).body.data as Array<{ operation: string; amount: number }>)
+        .filter((l) => l.operation === "reframing").map((l) => l.amount)
+    expect(await operations()).toEqual([])
+    expect((await call(app.baseUrl, `/v1/videos/${video.id}/render`, { token, json: {} })).status).toBe(200)
+    const rendered = await waitForVideo(app.baseUrl, token, video.id)
+    expect(rendered).toMatchObject({ status: "completed", export: { status: "completed" }, width: 1080, height: 1920 })
+    const mp4 = join(dir, "face-later.mp4")
+    await writeFile(mp4, Buffer.from(await (await fetch(rendered.videoUrl)).arrayBuffer()))
+    expect(await probeVideo(mp4)).toMatchObject({ width: 1080, height: 1920 })
+    const planned = (await call(app.baseUrl, `/v1/videos/${video.id}/captions`, { token })).body
+    expect(planned.framing).toMatchObject({ mode: "face", width: 1080, height: 1920, crop: { width: 202, height: 360 } })
+    // The head moves right: the window follows it.
+    const path = planned.framing.paths[0] as Array<{ seconds: number; x: number }>
+    expect(path.at(-1)!.x).toBeGreaterThan(path[0]!.x + 100)
+    expect(await operations()).toEqual([-REFRAME_CREDITS_PER_MINUTE])
+    // What it found is kept: split is planned from it (one face: drawn as face), looked at again by nothing.
+    const split = await patch({ reframe: { aspectRatio: "9:16", mode: "split" } })
+    expect(split.body.framing).toMatchObject({ mode: "face", paths: planned.framing.paths })
+    expect(await operations()).toEqual([-REFRAME_CREDITS_PER_MINUTE])
+  }, 240_000)
 
   it("refuses a shape or mode it does not know, with a 400 naming the field", async () => {
     const { token } = await app.createWorkspace()

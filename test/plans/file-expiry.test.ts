@@ -12,6 +12,7 @@ import { mkdir, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { serveMedia } from "../../adapters/http/media-route.ts"
+import { FaceApiFinderLive } from "../../adapters/media/face-api-finder.ts"
 import { FfmpegEngineLive } from "../../adapters/media/ffmpeg-engine.ts"
 import { FfmpegTimelineRendererLive } from "../../adapters/media/ffmpeg-timeline-renderer.ts"
 import { CanvasAnimatorLive } from "../../adapters/animation/canvas-animator.ts"
@@ -50,6 +51,7 @@ const TestLayer = Layer.mergeAll(
   FsBlobStoreLive(join(dir, "blobs")),
   FfmpegEngineLive,
   FfmpegTimelineRendererLive,
+  FaceApiFinderLive,
   CanvasAnimatorLive,
   CanvasFootageMakerLive,
   ServiceConfig.layer({ baseUrl: BASE_URL, workDir: join(dir, "work") })

@@ -1,4 +1,5 @@
-// The export: charge, lay out the captions in the template's style with the editor's edits, encode (burned into a caption
+// The export: charge, (a caption video switched to face or split after it was made: look for its faces,)
+// lay out the captions in the template's style with the editor's edits, encode (burned into a caption
 // video's source, or a generated video's timeline) in one pass, store the mp4 and its thumbnail. The charge is
 // in credits, or with BYOK in cash (charge-render); a failure refunds it (through the Failed transition).
 import { Duration, Effect, Fiber, Option } from "effect"
@@ -7,6 +8,7 @@ import { MediaEngine } from "../../../domain/ports/media-engine.ts"
 import { TimelineRenderer } from "../../../domain/ports/timeline-renderer.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
+import { awaitsFaces } from "../../../domain/reframe.ts"
 import { RenderOptions } from "../../../domain/rules.ts"
 import { outputSeconds, type VideoRecord, workKey } from "../../../domain/video.ts"
 import { Done, handle } from "../../kernel/job.ts"
@@ -16,6 +18,7 @@ import { videoWork } from "../../kernel/video-work.ts"
 import { localSource, withScratchDir } from "../../shared/media/scratch.ts"
 import { captionsToBurn } from "../videos/get-video-captions.ts"
 import { storeFile } from "../../shared/media/store-file.ts"
+import { planReframe } from "../caption-video/parts/plan-reframe.ts"
 import { chargeRender } from "./parts/charge-render.ts"
 import { generatedTimeline } from "./parts/generated-timeline.ts"
 
@@ -25,6 +28,19 @@ const isCurrent = (video: VideoRecord, key: string): boolean =>
   ((video.status === "processing" && video.generated) || video.export?.status === "rendering")
 
 const PROGRESS_EVERY = Duration.seconds(2)
+
+/**
+ * `face` or `split` asked after the video was made without looking at its faces: looked for now, before
+ * the captions are laid out, charged as at create (planReframe) and kept, so later renders plan from them.
+ */
+const lookForFacesAsked = (video: VideoRecord, sourcePath: string) =>
+  Effect.gen(function*() {
+    const videos = yield* VideoStore
+    const edits = Option.getOrNull(yield* videos.getCaptionEdits(video.id))
+    if (edits === null || edits.reframe === null || edits.framing === null || !awaitsFaces(edits.reframe, edits.framing)) return
+    const { sourceHeight: height, sourceWidth: width } = edits.framing
+    yield* planReframe(video, sourcePath, { width, height, durationSeconds: video.durationSeconds ?? 0 }, edits.reframe, "call the render operation again")
+  })
 
 /** Records the encoder's progress in the export every few seconds, when it moved. */
 const reportExportProgress = (videoId: string, latest: () => number) =>
@@ -51,6 +67,8 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
         return yield* Effect.dieMessage(`video ${videoId} was generated without its source facts`)
       }
       yield* chargeRender(video, options.frameRate)
+      const source = video.kind === "caption" ? yield* localSource(video, dir) : null
+      if (source !== null) yield* lookForFacesAsked(video, source)
       const { edits, outputPages, pages, style, words } = yield* captionsToBurn(video)
       const captions = { pages: outputPages ?? pages, style, hook: edits.hook, platform: edits.platform }
       const seconds = outputSeconds(video)
@@ -63,9 +81,9 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
       const reporter = video.export?.status === "rendering"
         ? yield* Effect.forkScoped(reportExportProgress(videoId, () => fraction.latest))
         : null
-      const encode = video.kind === "caption"
+      const encode = source !== null
         ? media.burnCaptions({
-          input: yield* localSource(video, dir),
+          input: source,
           output,
           captions,
           cuts: edits.cuts,

@@ -21,7 +21,7 @@ import { Transactor } from "../../../domain/ports/transactor.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { Platform } from "../../../domain/safe-zones.ts"
 import { checkCuts, Cut, cutSeconds, planCuts, TrimSettings } from "../../../domain/trim.ts"
-import { CameraKey, checkCameraPaths, MAX_CAMERA_KEYS, ReframeSettings, replansFromFaces, reshapeFraming } from "../../../domain/reframe.ts"
+import { awaitsFaces, CameraKey, checkCameraPaths, MAX_CAMERA_KEYS, ReframeSettings, replansFromFaces, reshapeFraming } from "../../../domain/reframe.ts"
 import { editRefusal, VideoId } from "../../../domain/video.ts"
 import { CurrentWorkspace } from "../../kernel/current-workspace.ts"
 import { nowIso } from "../../kernel/now.ts"
@@ -69,7 +69,7 @@ export const editVideoCaptions = operation({
     }),
     reframe: Schema.optional(Schema.NullOr(ReframeSettings)).annotations({
       description:
-        "A caption video's output shape and mode, asked again (null: the source's own frame). `center` and `fit` are planned afresh; the mode the video has (`face` or `split`) keeps the windows' paths the face analysis made, each re-made around the same points for the new shape, so a `face` video can become 1:1 or 4:5 without being analysed again; the other face mode is planned afresh from the faces that analysis found (`face` to `split`, `split` to `face`, or either again after `center` or `fit`). A video never looked at for faces (created without `face` or `split`) cannot switch to them: a 400 naming `reframe.mode`. The video's `width` and `height` follow. Free: nothing is looked at again."
+        "A caption video's output shape and mode, asked again (null: the source's own frame). `center` and `fit` are planned afresh; the mode the video has (`face` or `split`) keeps the windows' paths the face analysis made, each re-made around the same points for the new shape, so a `face` video can become 1:1 or 4:5 without being analysed again; the other face mode is planned afresh from the faces that analysis found (`face` to `split`, `split` to `face`, or either again after `center` or `fit`). A video never looked at for faces (created without `face` or `split`) is looked at by its next render, charged then as at create (per started minute of source): until then its window stands in the middle and cannot be moved. The video's `width` and `height` follow. Otherwise free: nothing is looked at again."
     }),
     framing: Schema.optional(Schema.Struct({
       paths: Schema.Array(Schema.Array(CameraKey).pipe(Schema.maxItems(MAX_CAMERA_KEYS))).pipe(Schema.maxItems(2)).annotations({
@@ -154,9 +154,14 @@ export const editVideoCaptions = operation({
           ? edits.framing
           : reframe === null
           ? null
-          : yield* Either.mapLeft(reshapeFraming(reframe, edits.reframe, edits.framing, source, analysis), refuse)
-        if (framing !== undefined && reshaped === null) {
-          return yield* refuse({ field: "framing", message: "The video is not reframed (or its framing is not planned yet): there are no windows to move." })
+          : reshapeFraming(reframe, edits.reframe, edits.framing, source, analysis)
+        if (framing !== undefined && (reshaped === null || awaitsFaces(reframe === undefined ? edits.reframe : reframe, reshaped))) {
+          return yield* refuse({
+            field: "framing",
+            message: reshaped === null
+              ? "The video is not reframed (or its framing is not planned yet): there are no windows to move."
+              : "The windows follow the faces, which the next render looks for (the video was made without looking at them): render it, then move them."
+          })
         }
         const nextFraming = framing === undefined || reshaped === null
           ? reshaped

@@ -9,7 +9,7 @@ import { Conflict } from "../../../domain/errors.ts"
 import { Language } from "../../../domain/languages.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { Platform } from "../../../domain/safe-zones.ts"
-import { Framing, ReframeSettings } from "../../../domain/reframe.ts"
+import { awaitsFaces, Framing, ReframeSettings } from "../../../domain/reframe.ts"
 import { Cut, retimeCaptions, TrimSettings } from "../../../domain/trim.ts"
 import { VideoId, type VideoRecord } from "../../../domain/video.ts"
 import { operation } from "../../kernel/operation.ts"
@@ -40,7 +40,7 @@ export const VideoCaptions = Schema.Struct({
   }),
   reframe: Schema.NullOr(ReframeSettings).annotations({ description: "The shape and mode the output was reframed to; null when it keeps the source's frame." }),
   framing: Schema.NullOr(Framing).annotations({
-    description: "Where the output's windows are in the source over time (source pixels, source timeline); null without a reframe, or until the source was looked at."
+    description: "Where the output's windows are in the source over time (source pixels, source timeline); null without a reframe, or until the source was looked at (`face` or `split` asked after the video was made: its next render looks)."
   }),
   pages: Schema.Array(CaptionPage).annotations({ description: "Words grouped into lines and pages as they are burned in, on the source's timeline." }),
   readability: CaptionReadability,
@@ -97,7 +97,8 @@ export const videoCaptions = (id: string) =>
       trim: edits.trim,
       cuts: edits.cuts,
       reframe: edits.reframe,
-      framing: edits.framing,
+      // The middle window that stands while faces asked after create wait for the next render is no plan.
+      framing: awaitsFaces(edits.reframe, edits.framing) ? null : edits.framing,
       pages,
       readability: readabilityOf(shown),
       srt: toSrt(shown),

@@ -1,5 +1,6 @@
-// The reframe asked at create, planned once the source is probed: charged and looked at for faces
-// (`face`, `split`), then the windows' paths saved as the project's framing, which the export draws.
+// The reframe asked at create, planned once the source is probed (or `face` or `split` asked later of a
+// video made without looking, planned by its next render): charged and looked at for faces (`face`,
+// `split`), then the windows' paths saved as the project's framing, which the export draws.
 // What the looking found is kept, so an edit can plan the other face mode without looking again.
 // Planning again (a retried job) looks again and charges nothing more.
 import { Effect, Option } from "effect"
@@ -14,11 +15,13 @@ export const planReframe = (
   video: VideoRecord,
   sourcePath: string,
   source: { readonly width: number; readonly height: number; readonly durationSeconds: number },
-  settings: ReframeSettings
+  settings: ReframeSettings,
+  /** What to do again once credits are topped up: the work that looks (a create, or a render). */
+  again = "create the video again"
 ) =>
   Effect.gen(function*() {
     const faces = needsFaces(settings.mode)
-      ? yield* chargeWork(video, "reframing", reframeCredits(source.durationSeconds), "Reframing was not charged; top up credits and create the video again.").pipe(
+      ? yield* chargeWork(video, "reframing", reframeCredits(source.durationSeconds), `Reframing was not charged; top up credits and ${again}.`).pipe(
         Effect.zipRight(Effect.flatMap(FaceFinder, (finder) => finder.find({ input: sourcePath, ...source })))
       )
       : null
