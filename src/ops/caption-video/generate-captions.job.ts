@@ -21,7 +21,7 @@ import { markGenerated } from "../videos/parts/mark-words.ts"
 import { localSource, withScratchDir } from "../../shared/media/scratch.ts"
 import { transcriptionHints } from "../../shared/media/transcription-hints.ts"
 import { alignTranscript } from "./parts/align-transcript.ts"
-import { planReframe } from "./parts/plan-reframe.ts"
+import { planReframe } from "../../shared/media/plan-reframe.ts"
 import { planTrim } from "./parts/plan-trim.ts"
 
 const ensureStoredSource = (video: VideoRecord, dir: string) =>

@@ -18,7 +18,7 @@ import { videoWork } from "../../kernel/video-work.ts"
 import { localSource, withScratchDir } from "../../shared/media/scratch.ts"
 import { captionsToBurn } from "../videos/get-video-captions.ts"
 import { storeFile } from "../../shared/media/store-file.ts"
-import { planReframe } from "../caption-video/parts/plan-reframe.ts"
+import { planReframe } from "../../shared/media/plan-reframe.ts"
 import { chargeRender } from "./parts/charge-render.ts"
 import { generatedTimeline } from "./parts/generated-timeline.ts"
 

@@ -4,12 +4,12 @@
 // What the looking found is kept, so an edit can plan the other face mode without looking again.
 // Planning again (a retried job) looks again and charges nothing more.
 import { Effect, Option } from "effect"
-import { FaceFinder } from "../../../../domain/ports/face-finder.ts"
-import { VideoStore } from "../../../../domain/ports/video-store.ts"
-import { reframeCredits } from "../../../../domain/pricing.ts"
-import { needsFaces, planFraming, type ReframeSettings } from "../../../../domain/reframe.ts"
-import type { VideoRecord } from "../../../../domain/video.ts"
-import { chargeWork } from "../../../shared/credits/charge-work.ts"
+import { FaceFinder } from "../../../domain/ports/face-finder.ts"
+import { VideoStore } from "../../../domain/ports/video-store.ts"
+import { reframeCredits } from "../../../domain/pricing.ts"
+import { needsFaces, planFraming, type ReframeSettings } from "../../../domain/reframe.ts"
+import type { VideoRecord } from "../../../domain/video.ts"
+import { chargeWork } from "../credits/charge-work.ts"
 
 export const planReframe = (
   video: VideoRecord,
