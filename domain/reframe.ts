@@ -507,7 +507,7 @@ export const replansFromFaces = (settings: ReframeSettings, asked: ReframeSettin
  * made, of a source never looked at for faces), and the windows stand in the middle until the next render
  * looks for the faces and plans them.
  */
-export const awaitsFaces = (asked: ReframeSettings | null, framing: Framing | null): boolean =>
+export const awaitsFaces = (asked: ReframeSettings | null, framing: Framing | null): asked is ReframeSettings =>
   asked !== null && needsFaces(asked.mode) && (framing === null || !needsFaces(framing.mode))
 
 /**

@@ -37,7 +37,7 @@ const lookForFacesAsked = (video: VideoRecord, sourcePath: string) =>
   Effect.gen(function*() {
     const videos = yield* VideoStore
     const edits = Option.getOrNull(yield* videos.getCaptionEdits(video.id))
-    if (edits === null || edits.reframe === null || edits.framing === null || !awaitsFaces(edits.reframe, edits.framing)) return
+    if (edits === null || edits.framing === null || !awaitsFaces(edits.reframe, edits.framing)) return
     const { sourceHeight: height, sourceWidth: width } = edits.framing
     yield* planReframe(video, sourcePath, { width, height, durationSeconds: video.durationSeconds ?? 0 }, edits.reframe, "call the render operation again")
   })

@@ -155,7 +155,8 @@ export const editVideoCaptions = operation({
           : reframe === null
           ? null
           : reshapeFraming(reframe, edits.reframe, edits.framing, source, analysis)
-        if (framing !== undefined && (reshaped === null || awaitsFaces(reframe === undefined ? edits.reframe : reframe, reshaped))) {
+        const asked = reframe === undefined ? edits.reframe : reframe
+        if (framing !== undefined && (reshaped === null || awaitsFaces(asked, reshaped))) {
           return yield* refuse({
             field: "framing",
             message: reshaped === null
@@ -183,7 +184,7 @@ export const editVideoCaptions = operation({
           emoji: emoji ?? edits.emoji,
           trim: trimming,
           cuts: nextCuts,
-          reframe: reframe === undefined ? edits.reframe : reframe,
+          reframe: asked,
           framing: nextFraming
         }
         // A retimed word keeps the emphasis and emoji it was sent with.
