@@ -53,14 +53,19 @@ const captions: PriceRow = {
   rule: `${CAPTION_CREDITS_PER_MINUTE} credits per started minute of source, charged when transcription starts; ${REFUND}`
 }
 
-const reframing: PriceRow = {
+/** Looking at the source for faces, `when` it is charged. */
+const reframing = (when: string): PriceRow => ({
   item: "reframing",
   amount: REFRAME_CREDITS_PER_MINUTE,
   currency: "credits",
   per: "minute of source",
   counted: "per started minute",
-  rule: `${REFRAME_CREDITS_PER_MINUTE} credits per started minute of source when \`reframe.mode\` is \`face\` or \`split\` (the source is looked at for faces), charged when the looking starts: at create, or at the next render of a video switched to them after it was made without looking; \`center\` and \`fit\` are free; ${REFUND}`
-}
+  rule: `${REFRAME_CREDITS_PER_MINUTE} credits per started minute of source ${when}; ${REFUND}`
+})
+
+const REFRAMING_AT_CREATE = reframing(
+  "when `reframe.mode` is `face` or `split` (the source is looked at for faces), charged when the looking starts; `center` and `fit` are free"
+)
 
 const speech = (what: string, when: string, refund: string): PriceRow => ({
   item: "speech",
@@ -103,7 +108,7 @@ const NARRATION = speech("narration", "once it is spoken", REFUND)
 
 /** Every operation of the catalogue, by name, with what it charges. */
 export const PRICE_LIST: Readonly<Record<string, ReadonlyArray<PriceRow>>> = {
-  createCaptionVideo: [captions, reframing, ...RENDER_ON_REQUEST],
+  createCaptionVideo: [captions, REFRAMING_AT_CREATE, ...RENDER_ON_REQUEST],
   createAiVideo: [NARRATION, ...RENDER_ON_REQUEST],
   createAiVideoV3: [NARRATION, ...RENDER_ON_REQUEST],
   createGameplayVideo: [NARRATION, ...RENDER_ON_REQUEST],
@@ -121,7 +126,10 @@ export const PRICE_LIST: Readonly<Record<string, ReadonlyArray<PriceRow>>> = {
   createWebhookSecret: FREE_WRITE,
   updateWebhookSecret: FREE_WRITE,
   deleteWebhookSecret: FREE_WRITE,
-  renderVideo: render(""),
+  renderVideo: [
+    ...render(""),
+    reframing("when a caption video was switched to `face` or `split` after it was made without looking at its faces (the render looks for them first, once), charged with the render when it is requested")
+  ],
   listVoices: READ,
   listArtStyles: READ,
   uploadFile: FREE_WRITE,
@@ -166,7 +174,7 @@ export const PRICE_LIST: Readonly<Record<string, ReadonlyArray<PriceRow>>> = {
       counted: "per started minute",
       rule: `${CLIP_SELECTION_CREDITS_PER_MINUTE} credits per started minute of source, charged when the choosing starts; refunded if the clips record fails`
     },
-    { ...reframing, rule: `on each clip video, as for a caption video: ${reframing.rule}` },
+    { ...REFRAMING_AT_CREATE, rule: `on each clip video, as for a caption video: ${REFRAMING_AT_CREATE.rule}` },
     ...render("on each clip video, only with `render` in the request: ")
   ],
   getClips: READ,

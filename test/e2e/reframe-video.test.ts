@@ -10,7 +10,14 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { promisify } from "node:util"
-import { REFRAME_CREDITS_PER_MINUTE } from "../../domain/pricing.ts"
+import { randomUUID } from "node:crypto"
+import { Deferred, Effect, Layer, Option } from "effect"
+import { FaceApiFinderLive } from "../../adapters/media/face-api-finder.ts"
+import { FaceFinder } from "../../domain/ports/face-finder.ts"
+import { Ledger } from "../../domain/ports/ledger.ts"
+import { VideoStore } from "../../domain/ports/video-store.ts"
+import { outputSeconds } from "../../domain/video.ts"
+import { REFRAME_CREDITS_PER_MINUTE, renderCredits } from "../../domain/pricing.ts"
 import { startApp, type TestApp } from "../support/app.ts"
 import { speak } from "../support/festival.ts"
 import { call, waitForVideo } from "../support/http-client.ts"
@@ -44,11 +51,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-const upload = async (token: string, fields: Readonly<Record<string, string>>) => {
+const upload = async (token: string, fields: Readonly<Record<string, string>>, to: TestApp = app) => {
   const form = new FormData()
   form.set("file", await openAsBlob(talk), "talk.mp4")
   for (const [name, value] of Object.entries(fields)) form.set(name, value)
-  return call(app.baseUrl, "/v1/caption-videos", { token, form })
+  return call(to.baseUrl, "/v1/caption-videos", { token, form })
 }
 
 describe("reframe on caption videos", () => {
@@ -156,6 +163,56 @@ describe("reframe on caption videos", () => {
     const split = await patch({ reframe: { aspectRatio: "9:16", mode: "split" } })
     expect(split.body.framing).toMatchObject({ mode: "face", paths: planned.framing.paths })
     expect(await operations()).toEqual([-REFRAME_CREDITS_PER_MINUTE])
+  }, 240_000)
+
+  it("charges a render's looking for faces with its request (one 402 for both) and counts the looking in the export's progress", async () => {
+    // The real finder behind a stand-in that reports half its looking done, then holds until let go.
+    const letGo = Effect.runSync(Deferred.make<void>())
+    const holding = Layer.effect(
+      FaceFinder,
+      Effect.map(FaceFinder, (real) =>
+        FaceFinder.of({
+          find: (search) => Effect.sync(() => search.onProgress?.(0.5)).pipe(Effect.zipRight(Deferred.await(letGo)), Effect.zipRight(real.find(search)))
+        }))
+    ).pipe(Layer.provide(FaceApiFinderLive))
+    const held = await startApp({ faceFinder: holding })
+    try {
+      const { token, workspaceId } = await held.createWorkspace()
+      const created = await upload(token, {}, held)
+      const video = await waitForVideo(held.baseUrl, token, created.body.id)
+      expect(video.status).toBe("completed")
+      const patched = await call(held.baseUrl, `/v1/videos/${video.id}/captions`, { token, method: "PATCH", json: { reframe: { aspectRatio: "9:16", mode: "face" } } })
+      expect(patched.body.framing).toBeNull()
+
+      // One credit short of the render and the looking together: 402 naming both, nothing charged or started.
+      const ledger = (work: (l: Ledger["Type"]) => Effect.Effect<unknown, unknown>) => held.runtime.runPromise(Effect.flatMap(Ledger, work))
+      const record = await held.runtime.runPromise(Effect.flatMap(VideoStore, (videos) => videos.getById(video.id)).pipe(Effect.map(Option.getOrThrow)))
+      const needed = renderCredits(outputSeconds(record), 30) + REFRAME_CREDITS_PER_MINUTE
+      const adjust = (amount: number) =>
+        ledger((l) => l.post({ id: randomUUID(), workspaceId, key: randomUUID(), amount, reason: "test", operation: "top-up", workKey: null, videoId: null, at: new Date().toISOString() }))
+      await adjust(needed - 1 - ((await ledger((l) => l.balance(workspaceId))) as number))
+      const short = await call(held.baseUrl, `/v1/videos/${video.id}/render`, { token, json: {} })
+      expect(short.status).toBe(402)
+      expect(short.body.error.details).toEqual({ required: needed, balance: needed - 1 })
+      expect(await ledger((l) => l.balance(workspaceId))).toBe(needed - 1)
+      expect((await call(held.baseUrl, `/v1/videos/${video.id}`, { token })).body.export).toBeUndefined()
+
+      await adjust(1)
+      expect((await call(held.baseUrl, `/v1/videos/${video.id}/render`, { token, json: {} })).status).toBe(200)
+      expect(await ledger((l) => l.balance(workspaceId))).toBe(0)
+      // While the finder holds halfway, the export shows part of its progress, and not the encode's.
+      const looking = await waitForVideo(held.baseUrl, token, video.id, (v) => v.export?.progress > 0, 30_000)
+      expect(looking.export).toMatchObject({ status: "rendering" })
+      expect(looking.export.progress).toBeLessThan(0.5)
+      Effect.runSync(Deferred.succeed(letGo, undefined))
+      const rendered = await waitForVideo(held.baseUrl, token, video.id)
+      expect(rendered).toMatchObject({ export: { status: "completed", progress: 1 }, width: 1080, height: 1920 })
+      const logs = (await call(held.baseUrl, `/v1/credit-logs?videoId=${video.id}`, { token })).body.data as Array<{ operation: string; amount: number }>
+      expect(logs.filter((l) => l.operation === "reframing").map((l) => l.amount)).toEqual([-REFRAME_CREDITS_PER_MINUTE])
+    } finally {
+      Effect.runSync(Deferred.succeed(letGo, undefined))
+      await held.close()
+    }
   }, 240_000)
 
   it("refuses a shape or mode it does not know, with a 400 naming the field", async () => {

@@ -56,7 +56,9 @@ describe("GET /v1/pricing", () => {
     expect(render.prices.map((p: any) => [p.item, p.amount, p.currency, p.per])).toEqual([
       ["render at 30 fps", 30, "credits", "minute of output"],
       ["render at 60 fps", 60, "credits", "minute of output"],
-      ["render (BYOK)", 10, "cents", "minute of output"]
+      ["render (BYOK)", 10, "cents", "minute of output"],
+      // Faces asked after the video was made are looked for by its render, charged with its request.
+      ["reframing", 2, "credits", "minute of source"]
     ])
     const upload = answer.body.data.find((d: any) => d.operation === "uploadFile")
     expect(upload.prices).toEqual([{ item: "request", amount: 0, currency: "credits", per: "request", counted: "per request", rule: "free" }])

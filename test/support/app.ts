@@ -16,6 +16,7 @@ import { createUser } from "../../src/ops/users/create-user.ts"
 import { createWorkspaceNow } from "../../src/ops/workspaces/create-workspace.ts"
 import { worker } from "../../src/worker.ts"
 import type { Plan } from "../../domain/plans.ts"
+import type { FaceFinder } from "../../domain/ports/face-finder.ts"
 
 export const ADMIN_TOKEN = "rwadmin_test_token_0123456789"
 
@@ -55,6 +56,8 @@ export const startApp = async (
     databaseUrl?: Redacted.Redacted<string>
     /** Body caps and deadlines; the service's defaults when left out. */
     requestLimits?: RequestLimitSettings
+    /** A stand-in for the face finder (one that holds, to see what the service shows meanwhile). */
+    faceFinder?: Layer.Layer<FaceFinder>
   } = {}
 ): Promise<TestApp> => {
   const dataDir = await mkdtemp(join(tmpdir(), "reelwright-test-"))
@@ -80,7 +83,8 @@ export const startApp = async (
         Effect.withConfigProvider(ConfigProvider.fromJson({ DATABASE_URL: Redacted.value(options.databaseUrl) })),
         Effect.orDie
       )
-    return Layer.merge(app, HttpAppLive.pipe(Layer.provide(app)))
+    // The stand-in comes last: it replaces the app's own where the worker's jobs ask for one.
+    return Layer.mergeAll(app, HttpAppLive.pipe(Layer.provide(app)), options.faceFinder ?? Layer.empty)
   })).pipe(Layer.provideMerge(listener), Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)))
   const runtime = ManagedRuntime.make(layer)
   const server = await runtime.runPromise(HttpServer.HttpServer)

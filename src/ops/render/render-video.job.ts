@@ -8,7 +8,6 @@ import { MediaEngine } from "../../../domain/ports/media-engine.ts"
 import { TimelineRenderer } from "../../../domain/ports/timeline-renderer.ts"
 import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
-import { awaitsFaces } from "../../../domain/reframe.ts"
 import { RenderOptions } from "../../../domain/rules.ts"
 import { outputSeconds, type VideoRecord, workKey } from "../../../domain/video.ts"
 import { Done, handle } from "../../kernel/job.ts"
@@ -20,6 +19,7 @@ import { captionsToBurn } from "../videos/get-video-captions.ts"
 import { storeFile } from "../../shared/media/store-file.ts"
 import { planReframe } from "../../shared/media/plan-reframe.ts"
 import { chargeRender } from "./parts/charge-render.ts"
+import { facesAsked } from "./parts/faces-asked.ts"
 import { generatedTimeline } from "./parts/generated-timeline.ts"
 
 /** The job belongs to the work the video is doing now; a stale or repeated job does nothing. */
@@ -30,17 +30,10 @@ const isCurrent = (video: VideoRecord, key: string): boolean =>
 const PROGRESS_EVERY = Duration.seconds(2)
 
 /**
- * `face` or `split` asked after the video was made without looking at its faces: looked for now, before
- * the captions are laid out, charged as at create (planReframe) and kept, so later renders plan from them.
+ * The export's progress where its job first looks for faces: the looking's share, then the encode's. A
+ * minute of 1080p takes about a fifth of its re-encode to look at (bench/reframe.ts, (f)).
  */
-const lookForFacesAsked = (video: VideoRecord, sourcePath: string) =>
-  Effect.gen(function*() {
-    const videos = yield* VideoStore
-    const edits = Option.getOrNull(yield* videos.getCaptionEdits(video.id))
-    if (edits === null || edits.framing === null || !awaitsFaces(edits.reframe, edits.framing)) return
-    const { sourceHeight: height, sourceWidth: width } = edits.framing
-    yield* planReframe(video, sourcePath, { width, height, durationSeconds: video.durationSeconds ?? 0 }, edits.reframe, "call the render operation again")
-  })
+const LOOKING_SHARE = 0.15
 
 /** Records the encoder's progress in the export every few seconds, when it moved. */
 const reportExportProgress = (videoId: string, latest: () => number) =>
@@ -67,20 +60,32 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
         return yield* Effect.dieMessage(`video ${videoId} was generated without its source facts`)
       }
       yield* chargeRender(video, options.frameRate)
+      const fraction = { latest: 0 }
+      const reporter = video.export?.status === "rendering"
+        ? yield* Effect.forkScoped(reportExportProgress(videoId, () => fraction.latest))
+        : null
       const source = video.kind === "caption" ? yield* localSource(video, dir) : null
-      if (source !== null) yield* lookForFacesAsked(video, source)
+      // `face` or `split` asked after the video was made: its faces are looked for before the captions are
+      // laid out, charged as at create (its request paid it: the same charge) and kept, so later renders plan from them.
+      const faces = yield* facesAsked(video)
+      if (source !== null && faces !== null) {
+        const { sourceHeight, sourceWidth } = faces.framing
+        yield* planReframe(video, source, { width: sourceWidth, height: sourceHeight, durationSeconds }, faces.asked, {
+          again: "call the render operation again",
+          onProgress: (f) => {
+            fraction.latest = LOOKING_SHARE * f
+          }
+        })
+      }
+      const encodeShare = faces === null ? 1 : 1 - LOOKING_SHARE
+      const onProgress = (f: number) => {
+        fraction.latest = 1 - encodeShare + encodeShare * f
+      }
       const { edits, outputPages, pages, style, words } = yield* captionsToBurn(video)
       const captions = { pages: outputPages ?? pages, style, hook: edits.hook, platform: edits.platform }
       const seconds = outputSeconds(video)
       const media = yield* MediaEngine
       const output = `${dir}/video.mp4`
-      const fraction = { latest: 0 }
-      const onProgress = (f: number) => {
-        fraction.latest = f
-      }
-      const reporter = video.export?.status === "rendering"
-        ? yield* Effect.forkScoped(reportExportProgress(videoId, () => fraction.latest))
-        : null
       const encode = source !== null
         ? media.burnCaptions({
           input: source,

@@ -12,8 +12,9 @@ import { operation } from "../../kernel/operation.ts"
 import { videoWork } from "../../kernel/video-work.ts"
 import { presentVideo } from "../../kernel/present-video.ts"
 import { postRenderCharge } from "./parts/charge-render.ts"
+import { facesAsked } from "./parts/faces-asked.ts"
 import { requireSourcesKept } from "./parts/require-sources-kept.ts"
-import { BYOK_RENDER_PRICE_TEXT } from "../../../domain/pricing.ts"
+import { BYOK_RENDER_PRICE_TEXT, reframeCredits } from "../../../domain/pricing.ts"
 
 /** Starts an export: in the API (it sends its event) or in the editor (it sends none). */
 export const requestExport = (
@@ -49,7 +50,9 @@ export const requestExport = (
       // never spend the same balance, a short balance is a 402 that undoes the start, and the job's charge adds nothing.
       // The video is written before the ledger is locked, the order a failure's refund takes too.
       const exporting = yield* videoWork.apply(id, (at) => ({ ...event, at }))
-      yield* postRenderCharge(workspace.byok, exporting, options.frameRate)
+      // `face` or `split` asked after the video was made: the job looks for the faces, paid here with the render.
+      const looking = (yield* facesAsked(exporting)) === null ? 0 : reframeCredits(exporting.durationSeconds ?? 0)
+      yield* postRenderCharge(workspace.byok, exporting, options.frameRate, looking)
       return exporting
     }))
     return yield* presentVideo(video)
@@ -59,7 +62,7 @@ export const renderVideoOperation = operation({
   name: "renderVideo",
   summary: "Export the mp4 of a video",
   description:
-    `Exports the mp4 of a video whose captions are timed (completed, or failed after its captions were timed). Takes the render fields; \`webhookUrl\` replaces the stored one for this and later events (deliveries already pending keep theirs). The status stays terminal while the export runs; progress shows in \`export\`. Re-rendering (another format or fps) is a new charge and a new event; the previous videoUrl stays until the new mp4 lands. 409 while an export runs, or when a file the video was made from expired under the plan's file retention (the error says \`source expired\`; nothing is charged); 402 when credits are short, or with BYOK when the cash balance is short (a BYOK render costs ${BYOK_RENDER_PRICE_TEXT} from the cash balance, at any frame rate, and no credits); 403 when the plan cannot render.`,
+    `Exports the mp4 of a video whose captions are timed (completed, or failed after its captions were timed). Takes the render fields; \`webhookUrl\` replaces the stored one for this and later events (deliveries already pending keep theirs). The status stays terminal while the export runs; progress shows in \`export\`. Re-rendering (another format or fps) is a new charge and a new event; the previous videoUrl stays until the new mp4 lands. A caption video switched to \`face\` or \`split\` reframing after it was made is first looked at for faces: that reframing is charged in credits with the render, as at create, and counted in \`export.progress\`. 409 while an export runs, or when a file the video was made from expired under the plan's file retention (the error says \`source expired\`; nothing is charged); 402 when credits are short (for the render and such a reframing together), or with BYOK when the cash balance is short (a BYOK render costs ${BYOK_RENDER_PRICE_TEXT} from the cash balance, at any frame rate, and no credits); 403 when the plan cannot render.`,
   path: Schema.Struct({ id: VideoId }),
   payload: Schema.Struct({
     format: Schema.optional(RenderFormat),

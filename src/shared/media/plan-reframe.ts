@@ -1,6 +1,6 @@
 // The reframe asked at create, planned once the source is probed (or `face` or `split` asked later of a
-// video made without looking, planned by its next render): charged and looked at for faces (`face`,
-// `split`), then the windows' paths saved as the project's framing, which the export draws.
+// video made without looking, planned by its next render, whose request posted this charge already):
+// charged and looked at for faces (`face`, `split`), then the windows' paths saved as the project's framing, which the export draws.
 // What the looking found is kept, so an edit can plan the other face mode without looking again.
 // Planning again (a retried job) looks again and charges nothing more.
 import { Effect, Option } from "effect"
@@ -16,13 +16,18 @@ export const planReframe = (
   sourcePath: string,
   source: { readonly width: number; readonly height: number; readonly durationSeconds: number },
   settings: ReframeSettings,
-  /** What to do again once credits are topped up: the work that looks (a create, or a render). */
-  again = "create the video again"
+  options: {
+    /** What to do again once credits are topped up: the work that looks (a create, or a render). */
+    readonly again: string
+    /** The share of the looking done, 0 to 1. */
+    readonly onProgress?: (fraction: number) => void
+  } = { again: "create the video again" }
 ) =>
   Effect.gen(function*() {
+    const { again, onProgress } = options
     const faces = needsFaces(settings.mode)
       ? yield* chargeWork(video, "reframing", reframeCredits(source.durationSeconds), `Reframing was not charged; top up credits and ${again}.`).pipe(
-        Effect.zipRight(Effect.flatMap(FaceFinder, (finder) => finder.find({ input: sourcePath, ...source })))
+        Effect.zipRight(Effect.flatMap(FaceFinder, (finder) => finder.find({ input: sourcePath, ...source, ...(onProgress === undefined ? {} : { onProgress }) })))
       )
       : null
     const framing = planFraming(settings, source, faces)

@@ -2,7 +2,7 @@
 // Either way the charge has one key per piece of work, so the request's charge and the job's are one
 // charge, and a failure or cancel refunds it (video-work.ts).
 import { Effect, Option } from "effect"
-import { WorkFailed } from "../../../../domain/errors.ts"
+import { InsufficientCredits, WorkFailed } from "../../../../domain/errors.ts"
 import { CashLedger } from "../../../../domain/ports/cash-ledger.ts"
 import { Ledger } from "../../../../domain/ports/ledger.ts"
 import { WorkspaceStore } from "../../../../domain/ports/workspace-store.ts"
@@ -31,11 +31,19 @@ const postCashCharge = (video: VideoRecord) =>
   })
 
 /**
- * The request's charge, posted in the transaction that starts the export: in cash with BYOK (short:
- * InsufficientCash), else in credits (short: InsufficientCredits).
+ * The request's charges, posted in the transaction that starts the export: the render in cash with BYOK
+ * (short: InsufficientCash), else in credits; and, in credits as at create, the faces its job will look
+ * for (`lookingCredits`, 0 where none: facesAsked). Short credits are one InsufficientCredits for both.
  */
-export const postRenderCharge = (byok: boolean, video: VideoRecord, frameRate: FrameRate) =>
-  byok ? postCashCharge(video) : postCharge(video, "render", renderCredits(outputSeconds(video), frameRate))
+export const postRenderCharge = (byok: boolean, video: VideoRecord, frameRate: FrameRate, lookingCredits: number) =>
+  Effect.gen(function*() {
+    const render = byok ? 0 : renderCredits(outputSeconds(video), frameRate)
+    // Either refusal undoes the transaction, the render's charge with it: each names what the two need.
+    const refuseBoth = (taken: number) =>
+      Effect.mapError((short: InsufficientCredits) => new InsufficientCredits({ required: render + lookingCredits, balance: short.balance + taken }))
+    yield* byok ? postCashCharge(video) : postCharge(video, "render", render).pipe(refuseBoth(0))
+    if (lookingCredits > 0) yield* postCharge(video, "reframing", lookingCredits).pipe(refuseBoth(render))
+  })
 
 /**
  * Whether the render is paid in cash: as its request paid it, else (a create that asked for `render`)
