@@ -66,7 +66,8 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
         : null
       const source = video.kind === "caption" ? yield* localSource(video, dir) : null
       // `face` or `split` asked after the video was made: its faces are looked for before the captions are
-      // laid out, charged as at create (its request paid it: the same charge) and kept, so later renders plan from them.
+      // laid out, charged as at create (its request posted that charge already) and kept, so later renders
+      // plan from them.
       const faces = yield* facesAsked(video)
       if (source !== null && faces !== null) {
         const { sourceHeight, sourceWidth } = faces.framing
