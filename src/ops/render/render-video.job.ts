@@ -78,9 +78,9 @@ export const renderVideo = (videoId: string, key: string, options: RenderOptions
           }
         })
       }
-      const encodeShare = faces === null ? 1 : 1 - LOOKING_SHARE
+      const looked = faces === null ? 0 : LOOKING_SHARE
       const onProgress = (f: number) => {
-        fraction.latest = 1 - encodeShare + encodeShare * f
+        fraction.latest = looked + (1 - looked) * f
       }
       const { edits, outputPages, pages, style, words } = yield* captionsToBurn(video)
       const captions = { pages: outputPages ?? pages, style, hook: edits.hook, platform: edits.platform }

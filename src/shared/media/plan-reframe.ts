@@ -1,6 +1,7 @@
 // The reframe asked at create, planned once the source is probed (or `face` or `split` asked later of a
 // video made without looking, planned by its next render, whose request posted this charge already):
-// charged and looked at for faces (`face`, `split`), then the windows' paths saved as the project's framing, which the export draws.
+// charged and looked at for faces (`face`, `split`), then the windows' paths saved as the project's
+// framing, which the export draws.
 // What the looking found is kept, so an edit can plan the other face mode without looking again.
 // Planning again (a retried job) looks again and charges nothing more.
 import { Effect, Option } from "effect"
