@@ -27,6 +27,8 @@ const TIMEOUT_MS = 20 * 60_000
 const TARGET_RATIO = 1.3
 /** The videos' size and rate. */
 const [WIDTH, HEIGHT, RATE] = [1080, 1920, 30]
+/** The baselines' sound: silence, encoded as the videos' sound is. */
+const SILENCE = ["-f", "lavfi", "-i", "anullsrc=r=44100:cl=mono"]
 
 interface VideoObject {
   readonly id: string
@@ -73,7 +75,7 @@ const encodeStill = async (dir: string, seconds: number): Promise<number> => {
   const still = join(dir, "still.png")
   await run("ffmpeg", ["-nostdin", "-y", "-v", "error", "-f", "lavfi", "-i", `testsrc2=s=${WIDTH}x${HEIGHT}`, "-frames:v", "1", still])
   return timedEncode(
-    ["-loop", "1", "-framerate", String(RATE), "-i", still, "-f", "lavfi", "-i", "anullsrc=r=44100:cl=mono", "-t", seconds.toFixed(3), "-r", String(RATE)],
+    ["-loop", "1", "-framerate", String(RATE), "-i", still, ...SILENCE, "-t", seconds.toFixed(3), "-r", String(RATE)],
     join(dir, "still.mp4")
   )
 }
@@ -86,9 +88,9 @@ const FLOOR_SECONDS = 10
 
 /**
  * The encoder alone on the pictures made, against the still: the first FLOOR_SECONDS of the video decoded
- * to raw frames (untimed), then encoded with the same settings, and the still encoded for as long. Moving
- * pictures cost the encoder more than a still, so no render of these pictures can be quicker against the
- * still than this ratio.
+ * to raw frames (untimed), then encoded with the same settings, and the still encoded for as long. No
+ * render of these pictures can be quicker against the still than this ratio; it is taken on the first
+ * seconds only, so on a video whose motion changes it estimates the whole video's floor.
  */
 const encoderFloor = async (dir: string, made: string, length: number): Promise<number> => {
   const seconds = Math.min(FLOOR_SECONDS, length).toFixed(3)
@@ -96,7 +98,7 @@ const encoderFloor = async (dir: string, made: string, length: number): Promise<
   await run("ffmpeg", ["-nostdin", "-y", "-v", "error", "-i", made, "-t", seconds, "-an", "-f", "rawvideo", "-pix_fmt", "yuv420p", raw])
   try {
     const pictures = await timedEncode(
-      ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-video_size", `${WIDTH}x${HEIGHT}`, "-framerate", String(RATE), "-i", raw, "-f", "lavfi", "-i", "anullsrc=r=44100:cl=mono", "-t", seconds],
+      ["-f", "rawvideo", "-pix_fmt", "yuv420p", "-video_size", `${WIDTH}x${HEIGHT}`, "-framerate", String(RATE), "-i", raw, ...SILENCE, "-t", seconds],
       join(dir, "pictures.mp4")
     )
     return pictures / await encodeStill(dir, Number(seconds))
