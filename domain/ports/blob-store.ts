@@ -4,7 +4,10 @@ import { Context, type Effect, type Option, type Stream } from "effect"
 export interface BlobStoreShape {
   /** Stores a local file under `key` (moving or copying it). */
   readonly putFile: (key: string, localPath: string) => Effect.Effect<{ readonly bytes: number }>
-  /** Copies the blob to a local file for tools (ffmpeg) that need a path. */
+  /**
+   * Puts the blob at a local path for tools (ffmpeg) that need one. Read it, never write it: on the local
+   * disk it may be the stored file itself under a second name.
+   */
   readonly getFile: (key: string, localPath: string) => Effect.Effect<void>
   readonly size: (key: string) => Effect.Effect<number>
   /** Bytes `start..end` inclusive (whole blob when omitted). */

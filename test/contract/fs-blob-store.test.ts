@@ -1,6 +1,6 @@
 // The BlobStore contract on the local disk, plus what only a disk gets wrong: moves, chunked reads, leaving the root.
 import { randomBytes } from "node:crypto"
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, expect, layer } from "@effect/vitest"
@@ -47,6 +47,45 @@ layer(FsBlobStoreLive(root))("FsBlobStore", (it) => {
           expect(existsSync(join(dir, "far.bin"))).toBe(false)
           const back = Buffer.concat(Chunk.toArray(yield* Stream.runCollect(store.read("far.bin"))))
           expect(back.equals(content)).toBe(true)
+        } finally {
+          rmSync(dir, { recursive: true, force: true })
+        }
+      })
+  )
+
+  it.effect("gives a tool the stored file under a second name, which keeps its bytes whatever the store does next", () =>
+    Effect.gen(function*() {
+      const store = yield* BlobStore
+      const content = localFile(base, "linked.bin", 50_000)
+      yield* store.putFile("linked.bin", join(base, "linked.bin"))
+      const local = join(base, "work", "source")
+      yield* store.getFile("linked.bin", local)
+      // A link, not a copy: the same file, however large, at once and in no more space.
+      expect(statSync(local).ino).toBe(statSync(join(root, "linked.bin")).ino)
+      // The job's scratch folder removed: the blob stays.
+      rmSync(local)
+      expect(yield* store.size("linked.bin")).toBe(50_000)
+      // Stored again or removed while a job reads it: the job's file keeps the bytes it was given.
+      yield* store.getFile("linked.bin", local)
+      localFile(base, "newer.bin", 10)
+      yield* store.putFile("linked.bin", join(base, "newer.bin"))
+      expect(readFileSync(local).equals(content)).toBe(true)
+      yield* store.remove("linked.bin")
+      expect(readFileSync(local).equals(content)).toBe(true)
+      rmSync(local)
+    }))
+
+  it.effect.skipIf(!existsSync(shm) || statSync(shm).dev === statSync(base).dev)(
+    "copies the stored file to a tool's path on another device",
+    () =>
+      Effect.gen(function*() {
+        const store = yield* BlobStore
+        const content = localFile(base, "near.bin", 5_000)
+        yield* store.putFile("near.bin", join(base, "near.bin"))
+        const dir = mkdtempSync(join(shm, "reelwright-"))
+        try {
+          yield* store.getFile("near.bin", join(dir, "source"))
+          expect(readFileSync(join(dir, "source")).equals(content)).toBe(true)
         } finally {
           rmSync(dir, { recursive: true, force: true })
         }
