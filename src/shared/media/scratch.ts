@@ -22,8 +22,9 @@ export const withScratchDir = <A, E, R>(label: string, use: (dir: string) => Eff
   )
 
 /**
- * Copies a stored file into the scratch folder: media tools want a local path. A file deleted or
- * past its plan's retention is gone for the work too: the work fails (and is refunded) saying which.
+ * Puts a stored file in the scratch folder (linked or copied: see BlobStore.getFile), read only: media
+ * tools want a local path. A file deleted or past its plan's retention is gone for the work too: the
+ * work fails (and is refunded) saying which.
  */
 export const localFile = (fileId: string, path: string) =>
   Effect.gen(function*() {
