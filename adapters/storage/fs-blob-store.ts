@@ -34,6 +34,8 @@ const moveFile = async (from: string, to: string): Promise<void> => {
  * (moveFile renames), so a link keeps the bytes it was given, even when the blob is removed meanwhile.
  */
 const linkOrCopy = async (from: string, to: string): Promise<void> => {
+  // What is there goes first: it may be another stored file's second name, which a copy would write into.
+  await fs.rm(to, { force: true })
   try {
     await fs.link(from, to)
   } catch (error) {

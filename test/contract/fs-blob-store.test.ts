@@ -73,6 +73,17 @@ layer(FsBlobStoreLive(root))("FsBlobStore", (it) => {
       yield* store.remove("linked.bin")
       expect(readFileSync(local).equals(content)).toBe(true)
       rmSync(local)
+      // Another blob put at the same path takes the name; the one that held it is not written into.
+      const other = localFile(base, "other.bin", 20_000)
+      yield* store.putFile("other.bin", join(base, "other.bin"))
+      yield* store.getFile("other.bin", local)
+      expect(statSync(local).ino).toBe(statSync(join(root, "other.bin")).ino)
+      const first = localFile(base, "first.bin", 30_000)
+      yield* store.putFile("first.bin", join(base, "first.bin"))
+      yield* store.getFile("first.bin", local)
+      expect(readFileSync(local).equals(first)).toBe(true)
+      expect(readFileSync(join(root, "other.bin")).equals(other)).toBe(true)
+      rmSync(local)
     }))
 
   it.effect.skipIf(!existsSync(shm) || statSync(shm).dev === statSync(base).dev)(
