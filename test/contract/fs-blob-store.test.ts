@@ -33,25 +33,25 @@ layer(FsBlobStoreLive(root))("FsBlobStore", (it) => {
       expect(statSync(join(root, "a", "b", "moved.bin")).size).toBe(1_000)
     }))
 
-  // /dev/shm is a separate file system on most Linux hosts, where rename fails with EXDEV.
+  // /dev/shm is a separate file system on most Linux hosts, where rename fails with EXDEV and links are refused.
   const shm = "/dev/shm"
-  it.effect.skipIf(!existsSync(shm) || statSync(shm).dev === statSync(base).dev)(
-    "copies the file when it lies on another device",
-    () =>
-      Effect.gen(function*() {
-        const store = yield* BlobStore
-        const dir = mkdtempSync(join(shm, "reelwright-"))
-        try {
-          const content = localFile(dir, "far.bin", 5_000)
-          expect(yield* store.putFile("far.bin", join(dir, "far.bin"))).toEqual({ bytes: 5_000 })
-          expect(existsSync(join(dir, "far.bin"))).toBe(false)
-          const back = Buffer.concat(Chunk.toArray(yield* Stream.runCollect(store.read("far.bin"))))
-          expect(back.equals(content)).toBe(true)
-        } finally {
-          rmSync(dir, { recursive: true, force: true })
-        }
-      })
+  const noOtherDevice = !existsSync(shm) || statSync(shm).dev === statSync(base).dev
+  /** A folder on that other device, removed after the test. */
+  const farDir = Effect.acquireRelease(
+    Effect.sync(() => mkdtempSync(join(shm, "reelwright-"))),
+    (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
   )
+
+  it.scoped.skipIf(noOtherDevice)("copies the file when it lies on another device", () =>
+    Effect.gen(function*() {
+      const store = yield* BlobStore
+      const dir = yield* farDir
+      const content = localFile(dir, "far.bin", 5_000)
+      expect(yield* store.putFile("far.bin", join(dir, "far.bin"))).toEqual({ bytes: 5_000 })
+      expect(existsSync(join(dir, "far.bin"))).toBe(false)
+      const back = Buffer.concat(Chunk.toArray(yield* Stream.runCollect(store.read("far.bin"))))
+      expect(back.equals(content)).toBe(true)
+    }))
 
   it.effect("gives a tool the stored file under a second name, which keeps its bytes whatever the store does next", () =>
     Effect.gen(function*() {
@@ -86,22 +86,15 @@ layer(FsBlobStoreLive(root))("FsBlobStore", (it) => {
       rmSync(local)
     }))
 
-  it.effect.skipIf(!existsSync(shm) || statSync(shm).dev === statSync(base).dev)(
-    "copies the stored file to a tool's path on another device",
-    () =>
-      Effect.gen(function*() {
-        const store = yield* BlobStore
-        const content = localFile(base, "near.bin", 5_000)
-        yield* store.putFile("near.bin", join(base, "near.bin"))
-        const dir = mkdtempSync(join(shm, "reelwright-"))
-        try {
-          yield* store.getFile("near.bin", join(dir, "source"))
-          expect(readFileSync(join(dir, "source")).equals(content)).toBe(true)
-        } finally {
-          rmSync(dir, { recursive: true, force: true })
-        }
-      })
-  )
+  it.scoped.skipIf(noOtherDevice)("copies the stored file to a tool's path on another device", () =>
+    Effect.gen(function*() {
+      const store = yield* BlobStore
+      const content = localFile(base, "near.bin", 5_000)
+      yield* store.putFile("near.bin", join(base, "near.bin"))
+      const dir = yield* farDir
+      yield* store.getFile("near.bin", join(dir, "source"))
+      expect(readFileSync(join(dir, "source")).equals(content)).toBe(true)
+    }))
 
   it.effect("streams a large blob in several chunks", () =>
     Effect.gen(function*() {
