@@ -1,10 +1,21 @@
-// Lint rules that keep the architecture honest: Schema only from `effect`, a pure domain, and a kernel
-// that no capability's use case reaches into.
+// Lint rules that keep the architecture honest: Schema only from `effect`, a pure domain, a kernel
+// that no capability's use case reaches into, and spans opened one way.
 import tseslint from "typescript-eslint"
 
 const forbidSchemaPackage = {
   name: "@effect/schema",
   message: "Schema comes from `effect` (import { Schema } from \"effect\"); @effect/schema is a stale copy."
+}
+
+/** Spans come from the kernel, which skips them while tracing is off (src/kernel/spans.ts). */
+const spansFromKernel = {
+  selector: "MemberExpression[object.name='Effect'][property.name=/^(withSpan|withParentSpan)$/]",
+  message: "Open spans with withSpan (or withParentSpan) from src/kernel/spans.ts: it skips them while tracing is off, where Effect's would still copy the context."
+}
+
+const noDoubleCast = {
+  selector: "TSAsExpression[expression.type='TSAsExpression'][expression.typeAnnotation.type='TSUnknownKeyword']",
+  message: "No `as unknown as`: state the type where the value is made, or narrow it with a Schema or a guard."
 }
 
 export default tseslint.config(
@@ -67,14 +78,20 @@ export default tseslint.config(
     }
   },
   {
+    files: ["src/**/*.ts", "adapters/**/*.ts"],
+    rules: { "no-restricted-syntax": ["error", spansFromKernel] }
+  },
+  {
     // The surfaces and the kernel keep the types the catalogue declares: no `any`, no double cast.
     files: ["adapters/http/**/*.ts", "adapters/mcp/**/*.ts", "src/kernel/**/*.ts", "src/cli*.ts"],
     rules: {
       "@typescript-eslint/no-explicit-any": "error",
-      "no-restricted-syntax": ["error", {
-        selector: "TSAsExpression[expression.type='TSAsExpression'][expression.typeAnnotation.type='TSUnknownKeyword']",
-        message: "No `as unknown as`: state the type where the value is made, or narrow it with a Schema or a guard."
-      }]
+      "no-restricted-syntax": ["error", spansFromKernel, noDoubleCast]
     }
+  },
+  {
+    // The one file that opens Effect's spans.
+    files: ["src/kernel/spans.ts"],
+    rules: { "no-restricted-syntax": ["error", noDoubleCast] }
   }
 )

@@ -15,6 +15,7 @@ import { decodeImages } from "../chat/canvas-chat-painter.ts"
 import { ChatScreen } from "../chat/chat-screen.ts"
 import { QuizScreen } from "../quiz/quiz-screen.ts"
 import { playFrameSequence } from "./frame-sequence.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const MIN_SIDE = 16
 const MAX_SIDE = 4096
@@ -125,8 +126,8 @@ export const animate = (request: AnimateRequest) =>
           Effect.annotateLogs({ animation: animation._tag, pictures: sequence.pictures, frames, complete: sequence.complete, ms: ended - started })
         )
         return sequence.pictures
-      }).pipe(Effect.withSpan("CanvasAnimator.play", { attributes: { animation: animation._tag, frames } }))
+      }).pipe(withSpan("CanvasAnimator.play", { attributes: { animation: animation._tag, frames } }))
     return { frames, encoding: { _tag: "Apng" }, play } satisfies AnimatedFrames
-  }).pipe(Effect.withSpan("CanvasAnimator.animate", { attributes: { animation: request.animation._tag } }))
+  }).pipe(withSpan("CanvasAnimator.animate", { attributes: { animation: request.animation._tag } }))
 
 export const CanvasAnimatorLive = Layer.succeed(Animator, Animator.of({ animate }))

@@ -8,6 +8,7 @@ import { type ChatPaintRequest, ChatPainter, type ChatPicture } from "../../doma
 import { pictureSize } from "../imagery/picture-size.ts"
 import { encodeOpaquePng } from "../imagery/png-encoder.ts"
 import { ChatScreen } from "./chat-screen.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 /** The tallest `fit` picture: past it a conversation is cut at the top, as a long scroll would be. */
 const MAX_FIT_HEIGHT = 16_000
@@ -41,6 +42,6 @@ export const paintChat = (request: ChatPaintRequest): Effect.Effect<ChatPicture,
     screen.draw(canvas.getContext("2d"), height, request.state)
     const png = yield* Effect.promise(() => encodeOpaquePng(canvas.data(), request.width, height))
     return { png, width: request.width, height }
-  }).pipe(Effect.withSpan("CanvasChatPainter.paint"))
+  }).pipe(withSpan("CanvasChatPainter.paint"))
 
 export const CanvasChatPainterLive = Layer.succeed(ChatPainter, ChatPainter.of({ paint: paintChat }))

@@ -8,6 +8,7 @@ import { ProviderKeys } from "../../domain/ports/provider-keys.ts"
 import { apiKeyFor } from "../hosted/api-key-for.ts"
 import { openAiErrorMessage } from "../hosted/openai-error-message.ts"
 import { requestProvider } from "../hosted/provider-request.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export interface OpenAiClipScorerConfig {
   /** e.g. https://api.openai.com; a trailing /v1 is accepted too. */
@@ -68,6 +69,6 @@ export const OpenAiClipScorerLive = (config: OpenAiClipScorerConfig) =>
             const { scores } = yield* Schema.decodeUnknown(Scores)(answer.choices[0].message.content).pipe(Effect.mapError(() => unreadable))
             if (scores.length !== candidates.length) return yield* unreadable
             return scores.map(Math.round)
-          }).pipe(Effect.withSpan("OpenAiClipScorer.score", { attributes: { model: config.model, candidates: candidates.length } }))
+          }).pipe(withSpan("OpenAiClipScorer.score", { attributes: { model: config.model, candidates: candidates.length } }))
       }))
   )

@@ -13,6 +13,7 @@ import { CAPTION_FONT_FAMILIES } from "../../domain/caption-fonts.ts"
 import { BUILT_IN_TEMPLATES, DEFAULT_TEMPLATE_ID } from "../../domain/captions.ts"
 import { CAPTION_FONT_FILES, CJK_FALLBACK_FONT } from "../media/caption-fonts.ts"
 import type { CaptionPreviewAssets } from "./caption-preview-assets.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 /** The browser entry points in ./browser, each served as /editor-assets/<entry>.js. */
 const BROWSER_ENTRIES = ["caption-preview", "editor-app"] as const
@@ -143,6 +144,6 @@ const serveEditorAsset = Effect.gen(function*() {
     Effect.catchAll((error) =>
       Effect.as(Effect.logError(error.message), HttpServerResponse.text("This editor asset is unavailable.", { status: 500 })))
   )
-}).pipe(Effect.withSpan("serveEditorAsset"))
+}).pipe(withSpan("serveEditorAsset"))
 
 export const EditorAssetsRoute = HttpApiBuilder.Router.use((router) => router.get(`${EDITOR_ASSETS_PATH}/:name`, serveEditorAsset))

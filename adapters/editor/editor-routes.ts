@@ -35,6 +35,7 @@ import { showSignIn } from "../oauth/sign-in-route.ts"
 import { CSRF_HEADER, EDITOR_PATHS, type EditorBootstrap, type EditorClip, type EditorState, type EditorVideo } from "./editor-contract.ts"
 import { browserModuleUrl, editorAssetUrls } from "./editor-assets.ts"
 import { EDITOR_CSP, editorPageHtml } from "./editor-page-html.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export const EDITOR_PATH = "/editor"
 
@@ -142,7 +143,7 @@ const page = Effect.gen(function*() {
     return granted.left._tag === "SignedOut" ? yield* showSignIn({ returnTo: `${EDITOR_PATH}/${token ?? ""}` }, 200, baseUrl) : noProject
   }
   return yield* editorPage(granted.right).pipe(Effect.provideService(CurrentWorkspace, granted.right.workspace))
-}).pipe(Effect.withSpan("editor.page"))
+}).pipe(withSpan("editor.page"))
 
 /** The clips of the talk a clip video was cut from, as the clips resource presents them; none for another video. */
 const clipsOf = (video: VideoRecord) =>

@@ -6,6 +6,7 @@ import { WorkFailed } from "../../domain/errors.ts"
 import type { AnimatedFrames, ByteSink } from "../../domain/ports/animated-frames.ts"
 import { FootageMaker, type FootageRequest } from "../../domain/ports/footage-maker.ts"
 import { gameFrames } from "./game-frames.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const MIN_SIDE = 16
 const MAX_SIDE = 4096
@@ -55,11 +56,11 @@ export const CanvasFootageMakerLive = Layer.succeed(
           }).pipe(
             Effect.tapError((cause) => Effect.logError("the gameplay footage could not be drawn", cause)),
             Effect.mapError(() => new WorkFailed({ message: `The ${request.game} gameplay footage could not be drawn; try again.` })),
-            Effect.withSpan("CanvasFootageMaker.play", { attributes: { game: request.game, frames } })
+            withSpan("CanvasFootageMaker.play", { attributes: { game: request.game, frames } })
           )
         return { frames, encoding: { _tag: "RawRgba", ...drawn, frameRate: request.frameRate }, play } satisfies AnimatedFrames
       }).pipe(
-        Effect.withSpan("CanvasFootageMaker.footage", {
+        withSpan("CanvasFootageMaker.footage", {
           attributes: { game: request.game, seed: request.seed, seconds: request.seconds, width: request.width, height: request.height }
         })
       )

@@ -8,6 +8,7 @@ import { fileAvailability } from "../../domain/file-retention.ts"
 import { BlobStore } from "../../domain/ports/blob-store.ts"
 import { FileStore } from "../../domain/ports/file-store.ts"
 import { parseByteRange } from "./byte-range.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const notFound = HttpServerResponse.unsafeJson(
   { error: { code: "not_found", message: "This media link does not exist, or its file was deleted." } },
@@ -87,7 +88,7 @@ export const serveMedia = Effect.gen(function*() {
     contentType: file.contentType,
     contentLength: length
   })
-}).pipe(Effect.withSpan("serveMedia"))
+}).pipe(withSpan("serveMedia"))
 
 export const MediaRoute = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {

@@ -5,6 +5,7 @@ import { Effect, Option } from "effect"
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises"
 import { join } from "node:path"
 import { ServiceConfig } from "../../src/kernel/service-config.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export interface PreviewRoute<R> {
   /** Route path with an `:id` parameter. */
@@ -34,7 +35,7 @@ export const previewRoute = <R>(route: PreviewRoute<R>) =>
               ),
             (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
           )
-        }).pipe(Effect.orDie, Effect.provide(context), Effect.withSpan("preview", { attributes: { path: route.path, id } })))
+        }).pipe(Effect.orDie, Effect.provide(context), withSpan("preview", { attributes: { path: route.path, id } })))
       const unknown = HttpServerResponse.unsafeJson({ error: { code: "not_found", message: route.unknown } }, { status: 404 })
       yield* router.get(
         route.path,

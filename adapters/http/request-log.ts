@@ -9,6 +9,7 @@ import { type Headers, HttpApiBuilder, HttpApp, HttpBody, type HttpRouter, HttpS
 import { Clock, Config, Context, Effect, FiberRef, Layer, LogLevel, Metric, MetricKey, MetricLabel, Option, type Tracer } from "effect"
 import { randomUUID } from "node:crypto"
 import { httpRequestDurationKey, httpRequestsKey } from "../../src/kernel/metrics.ts"
+import { withParentSpan } from "../../src/kernel/spans.ts"
 import { type RouteEntry, routesOf } from "./route-table.ts"
 
 export class TrustProxyRequestId extends Context.Tag("http/TrustProxyRequestId")<TrustProxyRequestId, boolean>() {
@@ -137,7 +138,7 @@ export const asServerRequest = <A, E, R>(
     attributes: { "http.request.method": request.method, "http.route": route, "request.id": requestId },
     ...(Option.isSome(parent) ? { parent: parent.value } : {})
   }, (span) =>
-    body(span).pipe(Effect.withParentSpan(span), Effect.locally(currentRequestId, requestId), Effect.annotateLogs("requestId", requestId)))
+    body(span).pipe(withParentSpan(span), Effect.locally(currentRequestId, requestId), Effect.annotateLogs("requestId", requestId)))
 }
 
 /** The outermost middleware: the id for the request's logs and answer, its access log line, metrics and server span. */

@@ -2,6 +2,7 @@
 // holds up to `burst` requests and refills at `perSecond`. With N API processes a token gets up to N
 // times the budget; sharing the buckets through PostgreSQL would cost a round trip on every request.
 import { Clock, Effect } from "effect"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export interface BucketRule {
   /** Requests a second, sustained. */
@@ -67,6 +68,6 @@ export const makeTokenBuckets = (name: string, rule: BucketRule): TokenBuckets =
           resetSeconds: secondsUntil(left, rule.burst),
           retryAfterSeconds: allowed ? 0 : Math.max(1, secondsUntil(left, 1))
         }
-      }).pipe(Effect.withSpan("TokenBuckets.take", { attributes: { buckets: name } }))
+      }).pipe(withSpan("TokenBuckets.take", { attributes: { buckets: name } }))
   }
 }

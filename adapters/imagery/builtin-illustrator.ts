@@ -11,6 +11,7 @@ import { pixelate, pixelScale } from "./pixelate.ts"
 import { encodeOpaquePng } from "./png-encoder.ts"
 import { paintScene, sceneColours } from "./scene-painter.ts"
 import { finishStyle } from "./style-finish.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const MIN_SIDE = 16
 const MAX_SIDE = 4096
@@ -56,6 +57,6 @@ export const BuiltinIllustratorLive = Layer.succeed(
           try: () => writeFile(request.outputPng, png),
           catch: (e) => new WorkFailed({ message: `Could not write the illustration to ${request.outputPng}: ${String(e)}` })
         })
-      }).pipe(Effect.withSpan("BuiltinIllustrator.illustrate"))
+      }).pipe(withSpan("BuiltinIllustrator.illustrate"))
   })
 )

@@ -9,6 +9,7 @@ import { apiKeyFor } from "../hosted/api-key-for.ts"
 import { encodeOpaquePng } from "./png-encoder.ts"
 import { openAiErrorMessage } from "../hosted/openai-error-message.ts"
 import { requestProvider } from "../hosted/provider-request.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export interface OpenAiImagesConfig {
   /** e.g. https://api.openai.com; a trailing /v1 is accepted too. */
@@ -102,7 +103,7 @@ export const OpenAiImagesLive = (config: OpenAiImagesConfig) =>
             duration: TIMEOUT,
             onTimeout: () => new WorkFailed({ message: `The image service did not answer within ${TIMEOUT}.` })
           }),
-          Effect.withSpan("OpenAiImages.illustrate")
+          withSpan("OpenAiImages.illustrate")
         )
     }))
   )

@@ -18,6 +18,7 @@ import { authenticateMcp, type McpUnauthenticated } from "../../src/ops/oauth/au
 import { type ExchangeAnswer, ExchangeTransport } from "./mcp-exchange.ts"
 import { callTool, TOOLS } from "./mcp-tools.ts"
 import { rebindingProblem } from "./rebinding-guard.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 /** The version of the API the tools mirror (the OpenAPI document says the same). */
 const SERVER_INFO = { name: "reelwright", version: "1" }
@@ -143,7 +144,7 @@ export const answerMcp = <E, R>(transport: ExchangeTransport<Caller>, request: M
     // Stateless: no SSE stream to open with GET, no session to end with DELETE.
     if (request.method !== "POST") return refusal(405, "Method not allowed: this server is stateless; send JSON-RPC with POST.", { allow: "POST" })
     return yield* answer(transport, request, authenticated.right)
-  }).pipe(Effect.withSpan("serveMcp", { captureStackTrace: false }))
+  }).pipe(withSpan("serveMcp", { captureStackTrace: false }))
 
 export const McpRoute = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {

@@ -13,6 +13,7 @@ import { isTextual, refinedBase } from "../../src/kernel/text-input.ts"
 import { objectJsonSchema, type ObjectJsonSchema } from "./tool-json-schema.ts"
 import { mediaContent, type MediaContent } from "./tool-media.ts"
 import { toolAnnotations, type ToolAnnotations, toolDescription, toolWording } from "./tool-wording.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export type ToolContent = { readonly type: "text"; readonly text: string } | MediaContent
 
@@ -215,6 +216,6 @@ export const callTool = (name: string, args: unknown): Effect.Effect<ToolResult,
       })
     ),
     Effect.map(([, result]) => result),
-    Effect.withSpan("mcp.callTool", { captureStackTrace: false, attributes: { tool: name.slice(0, 100) } })
+    withSpan("mcp.callTool", { captureStackTrace: false, attributes: { tool: name.slice(0, 100) } })
   )
 }

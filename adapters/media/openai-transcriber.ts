@@ -13,6 +13,7 @@ import { Transcriber } from "../../domain/ports/transcriber.ts"
 import { apiKeyFor } from "../hosted/api-key-for.ts"
 import { openAiErrorMessage } from "../hosted/openai-error-message.ts"
 import { CHUNK_HEADER_BYTES, chunksOf, readLayout, SAMPLE_RATE, writeChunk } from "./wav-chunks.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export interface OpenAiConfig {
   /** e.g. https://api.openai.com; a trailing /v1 is accepted too. */
@@ -148,6 +149,6 @@ export const OpenAiTranscriberLive = (config: OpenAiConfig) =>
             )
           })
           return words.flat()
-        }).pipe(Effect.scoped, Effect.withSpan("OpenAiTranscriber.transcribe"))
+        }).pipe(Effect.scoped, withSpan("OpenAiTranscriber.transcribe"))
     }))
   )

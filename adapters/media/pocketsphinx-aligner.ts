@@ -16,6 +16,7 @@ import type { WordMark } from "../../domain/spoken-words.ts"
 import { runPocketsphinx } from "./pocketsphinx-process.ts"
 import { DEFAULT_DICTIONARY, dictionaryKey, pronunciations, type PronouncingSources } from "./pronouncing-dictionary.ts"
 import { readWavInfo } from "./wav-file.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export interface PocketsphinxAlignerOptions extends PronouncingSources {
   /** pocketsphinx_batch. */
@@ -219,7 +220,7 @@ export const makePocketsphinxAligner = (options: PocketsphinxAlignerOptions): Al
           const words = (strict.get(utterance.id) ?? []).length > 0 ? strict.get(utterance.id)! : loose.get(utterance.id) ?? []
           return startsAtSound(marksOf(utterance, words, request.words.length), levels)
         })
-      }).pipe(Effect.scoped, Effect.withSpan("PocketsphinxAligner.align", { attributes: { requests: requests.length } }))
+      }).pipe(Effect.scoped, withSpan("PocketsphinxAligner.align", { attributes: { requests: requests.length } }))
   })
 
 /** Contiguous groups of about equal size, at most `count` of them. */

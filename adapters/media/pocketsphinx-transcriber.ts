@@ -15,6 +15,7 @@ import { roundMs } from "../../domain/spoken-words.ts"
 import { runPocketsphinx } from "./pocketsphinx-process.ts"
 import { DEFAULT_DICTIONARY, dictionaryKey, pronunciations, type PronouncingSources } from "./pronouncing-dictionary.ts"
 import { chunksOf, readLayout, SAMPLE_RATE, writeChunk } from "./wav-chunks.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export interface PocketsphinxOptions {
   readonly binary: string
@@ -142,7 +143,7 @@ const withVocabulary = (words: ReadonlyArray<TimedWord>, vocabulary: ReadonlyArr
   }).pipe(
     Effect.catchTag("WorkFailed", (failure) =>
       Effect.as(Effect.logWarning("vocabulary not applied", failure.message), words)),
-    Effect.withSpan("PocketsphinxTranscriber.withVocabulary", { attributes: { terms: vocabulary.length } })
+    withSpan("PocketsphinxTranscriber.withVocabulary", { attributes: { terms: vocabulary.length } })
   )
 
 export const makePocketsphinxTranscriber = (options: PocketsphinxOptions): TranscriberShape =>
@@ -178,7 +179,7 @@ export const makePocketsphinxTranscriber = (options: PocketsphinxOptions): Trans
         return vocabulary.length === 0
           ? heard
           : yield* withVocabulary(heard, vocabulary, options.pronouncing ?? { dictionary: DEFAULT_DICTIONARY, festival: "festival" })
-      }).pipe(Effect.scoped, Effect.withSpan("PocketsphinxTranscriber.transcribe"))
+      }).pipe(Effect.scoped, withSpan("PocketsphinxTranscriber.transcribe"))
   })
 
 /**

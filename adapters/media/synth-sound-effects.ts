@@ -7,6 +7,7 @@ import { SoundEffects } from "../../domain/ports/sound-effects.ts"
 import type { SoundEffect } from "../../domain/sound-effects.ts"
 import { hashString, mulberry32 } from "../../domain/seeded-random.ts"
 import { pcmWavHeader } from "./wav-file.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const RATE = 48_000
 /** -6 dBFS: loud enough to hear over speech, with headroom when effects overlap in a mix. */
@@ -157,6 +158,6 @@ export const SynthSoundEffectsLive = Layer.succeed(
           new WorkFailed({
             message: `Could not write the "${effect}" sound to ${outputWav}: ${error instanceof Error ? error.message : String(error)}`
           })
-      }).pipe(Effect.withSpan("SynthSoundEffects.write", { attributes: { effect } }))
+      }).pipe(withSpan("SynthSoundEffects.write", { attributes: { effect } }))
   })
 )

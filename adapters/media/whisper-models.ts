@@ -11,6 +11,7 @@ import { createHash, type Hash } from "node:crypto"
 import { createReadStream } from "node:fs"
 import { mkdir, open, rename, rm, stat } from "node:fs/promises"
 import { join, resolve } from "node:path"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 /** Where the published models are downloaded from: `<home>/<file>`. */
 export const PUBLIC_HOME = "https://huggingface.co/ggerganov/whisper.cpp/resolve/main"
@@ -313,7 +314,7 @@ export const pullModel = (
     // Same folder, so the rename is atomic: the service never sees a half-written model.
     yield* Effect.tryPromise({ try: () => rename(part, target), catch: ioFailure(`move ${part} to ${target}`) })
     return { path: target, downloaded: true }
-  }).pipe(Effect.withSpan("WhisperModels.pull", { attributes: { file: model.file, baseUrl: options.baseUrl } }))
+  }).pipe(withSpan("WhisperModels.pull", { attributes: { file: model.file, baseUrl: options.baseUrl } }))
 
 export interface InstalledModel extends WhisperModel {
   readonly path: string
@@ -355,10 +356,10 @@ export const installedModels = (modelsDir: string, options: { readonly verify?: 
       found.push({ ...model, path, verifiedBy })
     }
     return found
-  }).pipe(Effect.withSpan("WhisperModels.installed", { attributes: { modelsDir } }))
+  }).pipe(withSpan("WhisperModels.installed", { attributes: { modelsDir } }))
 
 /** The most preferred installed model, if any. */
 export const findInstalledModel = (modelsDir: string, options: { readonly verify?: "size" | "sha1" } = {}) =>
   Effect.map(installedModels(modelsDir, options), (found) => Option.fromNullable(found[0])).pipe(
-    Effect.withSpan("WhisperModels.findInstalled", { attributes: { modelsDir } })
+    withSpan("WhisperModels.findInstalled", { attributes: { modelsDir } })
   )

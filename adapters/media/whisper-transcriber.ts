@@ -13,6 +13,7 @@ import { WorkFailed } from "../../domain/errors.ts"
 import { ENGLISH_ONLY, WHISPER_LANGUAGES } from "../../domain/languages.ts"
 import { vocabularyPrompt } from "../../domain/vocabulary.ts"
 import { Transcriber } from "../../domain/ports/transcriber.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export interface WhisperConfig {
   /** A whisper.cpp ggml model file, e.g. ggml-base.en-q5_1.bin. */
@@ -111,7 +112,7 @@ const loadModel = (config: WhisperConfig) =>
             `is it a whisper.cpp ggml model?`
         })
     })
-  }).pipe(Effect.withSpan("WhisperTranscriber.loadModel"))
+  }).pipe(withSpan("WhisperTranscriber.loadModel"))
 
 /** Marks whisper writes instead of speech: [BLANK_AUDIO], [Music], (upbeat music). */
 const OPENS = /^[[(]/
@@ -198,7 +199,7 @@ export const WhisperTranscriberLive = (config: WhisperConfig) =>
               )
             ),
             Effect.map(wordsFromSegments),
-            Effect.withSpan("WhisperTranscriber.transcribe")
+            withSpan("WhisperTranscriber.transcribe")
           )
       })
     })

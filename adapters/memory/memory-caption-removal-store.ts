@@ -2,6 +2,7 @@
 import { Effect, Layer, Option } from "effect"
 import { CaptionRemovalStore } from "../../domain/ports/caption-removal-store.ts"
 import { MemoryDatabase, updateRow, withRow } from "./memory-database.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export const MemoryCaptionRemovalStoreLive = Layer.effect(
   CaptionRemovalStore,
@@ -9,24 +10,24 @@ export const MemoryCaptionRemovalStoreLive = Layer.effect(
     CaptionRemovalStore.of({
       insert: (removal) =>
         db.write((t) => ({ ...t, captionRemovals: withRow(t.captionRemovals, removal.id, removal) })).pipe(
-          Effect.withSpan("MemoryCaptionRemovalStore.insert")
+          withSpan("MemoryCaptionRemovalStore.insert")
         ),
       get: (workspaceId, id) =>
         db.read((t) =>
           Option.fromNullable(t.captionRemovals.get(id)).pipe(Option.filter((r) => r.workspaceId === workspaceId))
-        ).pipe(Effect.withSpan("MemoryCaptionRemovalStore.get")),
+        ).pipe(withSpan("MemoryCaptionRemovalStore.get")),
       getById: (id) =>
         db.read((t) => Option.fromNullable(t.captionRemovals.get(id))).pipe(
-          Effect.withSpan("MemoryCaptionRemovalStore.getById")
+          withSpan("MemoryCaptionRemovalStore.getById")
         ),
       // A memory transaction holds the whole database already.
       getForUpdate: (id) =>
         db.read((t) => Option.fromNullable(t.captionRemovals.get(id))).pipe(
-          Effect.withSpan("MemoryCaptionRemovalStore.getForUpdate")
+          withSpan("MemoryCaptionRemovalStore.getForUpdate")
         ),
       update: (removal) =>
         db.write((t) => ({ ...t, captionRemovals: updateRow(t.captionRemovals, removal.id, () => removal) })).pipe(
-          Effect.withSpan("MemoryCaptionRemovalStore.update")
+          withSpan("MemoryCaptionRemovalStore.update")
         )
     }))
 )

@@ -4,6 +4,7 @@ import { InsufficientCash } from "../../domain/errors.ts"
 import { CashLedger, type NewCashEntry } from "../../domain/ports/cash-ledger.ts"
 import { memoryBalanceChain } from "./memory-balance-chain.ts"
 import { MemoryDatabase } from "./memory-database.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export const MemoryCashLedgerLive = Layer.effect(
   CashLedger,
@@ -14,11 +15,11 @@ export const MemoryCashLedgerLive = Layer.effect(
       refuse: (shortfall) => new InsufficientCash(shortfall)
     })
     return CashLedger.of({
-      balance: (workspaceId) => chain.balance(workspaceId).pipe(Effect.withSpan("MemoryCashLedger.balance")),
-      post: (entry) => chain.post(entry).pipe(Effect.withSpan("MemoryCashLedger.post")),
-      entry: (key) => chain.byKey(key).pipe(Effect.withSpan("MemoryCashLedger.entry")),
+      balance: (workspaceId) => chain.balance(workspaceId).pipe(withSpan("MemoryCashLedger.balance")),
+      post: (entry) => chain.post(entry).pipe(withSpan("MemoryCashLedger.post")),
+      entry: (key) => chain.byKey(key).pipe(withSpan("MemoryCashLedger.entry")),
       page: ({ cursor, limit, workspaceId }) =>
-        chain.page({ workspaceId, matches: () => true, limit, cursor }).pipe(Effect.withSpan("MemoryCashLedger.page"))
+        chain.page({ workspaceId, matches: () => true, limit, cursor }).pipe(withSpan("MemoryCashLedger.page"))
     })
   })
 )

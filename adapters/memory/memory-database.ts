@@ -21,6 +21,7 @@ import type { ApiToken, Workspace } from "../../domain/ports/workspace-store.ts"
 import type { FaceAnalysis } from "../../domain/reframe.ts"
 import type { VideoRecord } from "../../domain/video.ts"
 import type { WebhookSecret } from "../../domain/webhook-secrets.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 /** Every table, immutable: a transaction's snapshot is just the value it started from. Maps keep insertion order. */
 export interface Tables {
@@ -156,6 +157,6 @@ export const MemoryTransactorLive = Layer.effect(
   Transactor,
   Effect.map(MemoryDatabase, (db) =>
     Transactor.of({
-      atomically: (self) => db.atomically(self).pipe(Effect.withSpan("MemoryTransactor.atomically"))
+      atomically: (self) => db.atomically(self).pipe(withSpan("MemoryTransactor.atomically"))
     }))
 )

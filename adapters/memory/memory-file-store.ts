@@ -3,6 +3,7 @@ import { Effect, Layer, Option } from "effect"
 import { isPastExpiry } from "../../domain/file-retention.ts"
 import { FileStore } from "../../domain/ports/file-store.ts"
 import { byCodeUnits, MemoryDatabase, updateRow, withRow } from "./memory-database.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export const MemoryFileStoreLive = Layer.effect(
   FileStore,
@@ -10,21 +11,21 @@ export const MemoryFileStoreLive = Layer.effect(
     FileStore.of({
       insert: (file) =>
         db.write((t) => ({ ...t, files: withRow(t.files, file.id, file) })).pipe(
-          Effect.withSpan("MemoryFileStore.insert")
+          withSpan("MemoryFileStore.insert")
         ),
-      get: (id) => db.read((t) => Option.fromNullable(t.files.get(id))).pipe(Effect.withSpan("MemoryFileStore.get")),
+      get: (id) => db.read((t) => Option.fromNullable(t.files.get(id))).pipe(withSpan("MemoryFileStore.get")),
       getMany: (ids) =>
-        db.read((t) => ids.flatMap((id) => t.files.get(id) ?? [])).pipe(Effect.withSpan("MemoryFileStore.getMany", { attributes: { files: ids.length } })),
+        db.read((t) => ids.flatMap((id) => t.files.get(id) ?? [])).pipe(withSpan("MemoryFileStore.getMany", { attributes: { files: ids.length } })),
       getByToken: (token) =>
         db.read((t) => Option.fromNullable([...t.files.values()].find((f) => f.token === token))).pipe(
-          Effect.withSpan("MemoryFileStore.getByToken")
+          withSpan("MemoryFileStore.getByToken")
         ),
       // The first deletion time stands.
       markDeleted: (id, at) =>
         db.write((t) => ({
           ...t,
           files: updateRow(t.files, id, (f) => f.deletedAt === null ? { ...f, deletedAt: at } : f)
-        })).pipe(Effect.withSpan("MemoryFileStore.markDeleted")),
+        })).pipe(withSpan("MemoryFileStore.markDeleted")),
       setRetention: (workspaceId, retentionMs) =>
         db.write((t) => ({
           ...t,
@@ -38,20 +39,20 @@ export const MemoryFileStoreLive = Layer.effect(
               ] as const
             )
           )
-        })).pipe(Effect.withSpan("MemoryFileStore.setRetention")),
+        })).pipe(withSpan("MemoryFileStore.setRetention")),
       listExpired: (now, limit) =>
         db.read((t) =>
           [...t.files.values()]
             .filter((f) => f.deletedAt === null && f.purgedAt === null && isPastExpiry(f, now))
             .sort((a, b) => a.expiresAt! - b.expiresAt! || byCodeUnits(a.id, b.id))
             .slice(0, limit)
-        ).pipe(Effect.withSpan("MemoryFileStore.listExpired")),
+        ).pipe(withSpan("MemoryFileStore.listExpired")),
       markPurged: (id, at) =>
         db.modify((t) => {
           const file = t.files.get(id)
           const purgeable = file !== undefined && file.deletedAt === null && file.purgedAt === null &&
             isPastExpiry(file, Date.parse(at))
           return [purgeable, purgeable ? { ...t, files: withRow(t.files, id, { ...file, purgedAt: at }) } : t] as const
-        }).pipe(Effect.withSpan("MemoryFileStore.markPurged"))
+        }).pipe(withSpan("MemoryFileStore.markPurged"))
     }))
 )

@@ -2,6 +2,7 @@
 import { Effect, Layer, Option } from "effect"
 import { IdempotencyStore, type KeyedRequest } from "../../domain/ports/idempotency-store.ts"
 import { MemoryDatabase, updateRow, withRow } from "./memory-database.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const responseKey = (workspaceId: string, key: string): string => JSON.stringify([workspaceId, key])
 
@@ -21,10 +22,10 @@ export const MemoryIdempotencyStoreLive = Layer.effect(
           }
           const reserved: KeyedRequest = { ...claim, response: Option.none() }
           return [reserved, { ...t, responses: withRow(t.responses, k, reserved) }] as const
-        }).pipe(Effect.withSpan("MemoryIdempotencyStore.reserve")),
+        }).pipe(withSpan("MemoryIdempotencyStore.reserve")),
       get: (workspaceId, key) =>
         db.read((t) => Option.fromNullable(t.responses.get(responseKey(workspaceId, key)))).pipe(
-          Effect.withSpan("MemoryIdempotencyStore.get")
+          withSpan("MemoryIdempotencyStore.get")
         ),
       answer: (workspaceId, key, holder, response) =>
         db.write((t) => ({
@@ -34,7 +35,7 @@ export const MemoryIdempotencyStoreLive = Layer.effect(
             responseKey(workspaceId, key),
             (row) => isHeldBy(row, holder) ? { ...row, response: Option.some(response) } : row
           )
-        })).pipe(Effect.withSpan("MemoryIdempotencyStore.answer")),
+        })).pipe(withSpan("MemoryIdempotencyStore.answer")),
       release: (workspaceId, key, holder) =>
         db.write((t) => {
           const k = responseKey(workspaceId, key)
@@ -43,6 +44,6 @@ export const MemoryIdempotencyStoreLive = Layer.effect(
           const responses = new Map(t.responses)
           responses.delete(k)
           return { ...t, responses }
-        }).pipe(Effect.withSpan("MemoryIdempotencyStore.release"))
+        }).pipe(withSpan("MemoryIdempotencyStore.release"))
     }))
 )

@@ -4,6 +4,7 @@ import { Clock, Deferred, Effect, Layer, Option, Ref } from "effect"
 import { PLAN_RULES } from "../../domain/plans.ts"
 import { holdsLease, type ClaimedJob, type Job, JobQueue, type Lane, LANES, type LaneStats, type RunEnd } from "../../domain/ports/job-queue.ts"
 import { MemoryDatabase, type Tables, updateRow, withRow } from "./memory-database.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 /** The first instant `claim` may take the job, or undefined when it never will as things stand. */
 const claimableFrom = (job: Job): number | undefined => {
@@ -153,7 +154,7 @@ export const MemoryJobQueueLive = Layer.effect(
             traceParent: input.traceParent ?? null
           }
           return [Option.some(job), { ...t, jobs: withRow(t.jobs, job.id, job) }]
-        }).pipe(Effect.tap(() => wake(input.lane)), Effect.withSpan("MemoryJobQueue.enqueue")),
+        }).pipe(Effect.tap(() => wake(input.lane)), withSpan("MemoryJobQueue.enqueue")),
       claim: (lane, leaseMs, claimedBy) =>
         Clock.currentTimeMillis.pipe(
           Effect.flatMap((now) =>
@@ -170,7 +171,7 @@ export const MemoryJobQueueLive = Layer.effect(
               return [Option.some({ ...claimed, reclaimed: due.status === "running" }), { ...t, jobs: withRow(t.jobs, claimed.id, claimed) }]
             })
           ),
-          Effect.withSpan("MemoryJobQueue.claim")
+          withSpan("MemoryJobQueue.claim")
         ),
       claimBatch: (lane, max, leaseMs, claimedBy) =>
         Clock.currentTimeMillis.pipe(
@@ -189,7 +190,7 @@ export const MemoryJobQueueLive = Layer.effect(
               return [claimed, claimed.length === 0 ? t : { ...t, jobs }]
             })
           ),
-          Effect.withSpan("MemoryJobQueue.claimBatch")
+          withSpan("MemoryJobQueue.claimBatch")
         ),
       extendLeases: (ids, leaseMs) =>
         Clock.currentTimeMillis.pipe(
@@ -203,14 +204,14 @@ export const MemoryJobQueueLive = Layer.effect(
               return { ...t, jobs }
             })
           ),
-          Effect.withSpan("MemoryJobQueue.extendLeases")
+          withSpan("MemoryJobQueue.extendLeases")
         ),
-      complete: (id) => endRun(id, { _tag: "Complete" }).pipe(Effect.withSpan("MemoryJobQueue.complete")),
-      retry: (id, runAt, error) => endRun(id, { _tag: "Retry", runAt, error }).pipe(Effect.withSpan("MemoryJobQueue.retry")),
+      complete: (id) => endRun(id, { _tag: "Complete" }).pipe(withSpan("MemoryJobQueue.complete")),
+      retry: (id, runAt, error) => endRun(id, { _tag: "Retry", runAt, error }).pipe(withSpan("MemoryJobQueue.retry")),
       reschedule: (id, runAt, note) =>
-        endRun(id, { _tag: "Reschedule", runAt, note }).pipe(Effect.withSpan("MemoryJobQueue.reschedule")),
-      kill: (id, error) => endRun(id, { _tag: "Kill", error }).pipe(Effect.withSpan("MemoryJobQueue.kill")),
-      endRuns: (ends) => endRuns(ends).pipe(Effect.withSpan("MemoryJobQueue.endRuns")),
+        endRun(id, { _tag: "Reschedule", runAt, note }).pipe(withSpan("MemoryJobQueue.reschedule")),
+      kill: (id, error) => endRun(id, { _tag: "Kill", error }).pipe(withSpan("MemoryJobQueue.kill")),
+      endRuns: (ends) => endRuns(ends).pipe(withSpan("MemoryJobQueue.endRuns")),
       release: (id) =>
         Clock.currentTimeMillis.pipe(
           Effect.flatMap((now) =>
@@ -220,13 +221,13 @@ export const MemoryJobQueueLive = Layer.effect(
                 : job)
           ),
           Effect.zipRight(wakeLaneOf(id)),
-          Effect.withSpan("MemoryJobQueue.release")
+          withSpan("MemoryJobQueue.release")
         ),
       waitForWork: (lane, maxWait) =>
         Ref.get(signals[lane]).pipe(
           Effect.flatMap((signal) => Deferred.await(signal).pipe(Effect.timeoutOption(maxWait))),
           Effect.asVoid,
-          Effect.withSpan("MemoryJobQueue.waitForWork")
+          withSpan("MemoryJobQueue.waitForWork")
         ),
       cancel: (dedupeKey, reason) =>
         db.modify((t): readonly [Job | undefined, Tables] => {
@@ -235,9 +236,9 @@ export const MemoryJobQueueLive = Layer.effect(
           return [job, { ...t, jobs: withRow(t.jobs, job.id, { ...job, status: "cancelled", lockedUntil: null, lastError: reason }) }]
         }).pipe(
           Effect.flatMap((job) => (job === undefined ? Effect.void : wakeForFreedPlace(job.id))),
-          Effect.withSpan("MemoryJobQueue.cancel")
+          withSpan("MemoryJobQueue.cancel")
         ),
-      get: (id) => db.read((t) => Option.fromNullable(t.jobs.get(id))).pipe(Effect.withSpan("MemoryJobQueue.get")),
+      get: (id) => db.read((t) => Option.fromNullable(t.jobs.get(id))).pipe(withSpan("MemoryJobQueue.get")),
       nextRunAt: (lane) =>
         db.read((t) => {
           let next: number | undefined
@@ -246,16 +247,16 @@ export const MemoryJobQueueLive = Layer.effect(
             if (job.lane === lane && from !== undefined && (next === undefined || from < next)) next = from
           }
           return Option.fromNullable(next)
-        }).pipe(Effect.withSpan("MemoryJobQueue.nextRunAt")),
+        }).pipe(withSpan("MemoryJobQueue.nextRunAt")),
       laneStats: (now) =>
         db.read((t) => {
           const jobs = [...t.jobs.values()]
           return LANES.map((lane) => statsOf(jobs, lane, now))
-        }).pipe(Effect.withSpan("MemoryJobQueue.laneStats")),
+        }).pipe(withSpan("MemoryJobQueue.laneStats")),
       listRunning: (now) =>
         // A stable sort: jobs due at the same time stay in the order they were enqueued.
         db.read((t) => [...t.jobs.values()].filter((job) => holdsLease(job, now)).sort((a, b) => a.runAt - b.runAt)).pipe(
-          Effect.withSpan("MemoryJobQueue.listRunning")
+          withSpan("MemoryJobQueue.listRunning")
         ),
       requeueDead: (id, runAt) =>
         db.modify((t): readonly [Job | undefined, Tables] => {
@@ -264,7 +265,7 @@ export const MemoryJobQueueLive = Layer.effect(
           return [job, { ...t, jobs: withRow(t.jobs, id, { ...job, status: "queued", runAt, attempts: 0, lockedUntil: null }) }]
         }).pipe(
           Effect.flatMap((job) => (job === undefined ? Effect.succeed(false) : Effect.as(wake(job.lane), true))),
-          Effect.withSpan("MemoryJobQueue.requeueDead")
+          withSpan("MemoryJobQueue.requeueDead")
         )
     })
   })

@@ -4,6 +4,7 @@ import { InsufficientCredits } from "../../domain/errors.ts"
 import { Ledger, type NewLedgerEntry } from "../../domain/ports/ledger.ts"
 import { memoryBalanceChain } from "./memory-balance-chain.ts"
 import { MemoryDatabase } from "./memory-database.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export const MemoryLedgerLive = Layer.effect(
   Ledger,
@@ -14,17 +15,17 @@ export const MemoryLedgerLive = Layer.effect(
       refuse: (shortfall) => new InsufficientCredits(shortfall)
     })
     return Ledger.of({
-      balance: (workspaceId) => chain.balance(workspaceId).pipe(Effect.withSpan("MemoryLedger.balance")),
-      post: (entry) => chain.post(entry).pipe(Effect.withSpan("MemoryLedger.post")),
+      balance: (workspaceId) => chain.balance(workspaceId).pipe(withSpan("MemoryLedger.balance")),
+      post: (entry) => chain.post(entry).pipe(withSpan("MemoryLedger.post")),
       entriesForWork: (workKey) =>
         db.read((t) => t.ledger.filter((e) => e.workKey === workKey)).pipe(
-          Effect.withSpan("MemoryLedger.entriesForWork")
+          withSpan("MemoryLedger.entriesForWork")
         ),
       list: (workspaceId) =>
-        db.read((t) => t.ledger.filter((e) => e.workspaceId === workspaceId)).pipe(Effect.withSpan("MemoryLedger.list")),
+        db.read((t) => t.ledger.filter((e) => e.workspaceId === workspaceId)).pipe(withSpan("MemoryLedger.list")),
       page: ({ cursor, limit, videoId, workspaceId }) =>
         chain.page({ workspaceId, matches: (e) => videoId === undefined || e.videoId === videoId, limit, cursor }).pipe(
-          Effect.withSpan("MemoryLedger.page")
+          withSpan("MemoryLedger.page")
         )
     })
   })

@@ -2,6 +2,7 @@
 import { Effect, Layer, Option } from "effect"
 import { type GrantView, OAuthStore, type SingleUse, type SweptExpired } from "../../domain/ports/oauth-store.ts"
 import { byCodeUnits, MemoryDatabase, updateRow, withRow } from "./memory-database.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 /** `map` without the rows `doomed` picks, and how many those were. */
 const without = <K, V>(map: ReadonlyMap<K, V>, doomed: (row: V) => boolean): readonly [ReadonlyMap<K, V>, number] => {
@@ -33,27 +34,27 @@ export const MemoryOAuthStoreLive = Layer.effect(
     OAuthStore.of({
       insertClient: (client) =>
         db.write((t) => ({ ...t, oauthClients: withRow(t.oauthClients, client.id, client) })).pipe(
-          Effect.withSpan("MemoryOAuthStore.insertClient")
+          withSpan("MemoryOAuthStore.insertClient")
         ),
       saveClient: (client) =>
         db.write((t) => ({
           ...t,
           oauthClients: withRow(t.oauthClients, client.id, { ...client, createdAt: t.oauthClients.get(client.id)?.createdAt ?? client.createdAt })
-        })).pipe(Effect.withSpan("MemoryOAuthStore.saveClient")),
+        })).pipe(withSpan("MemoryOAuthStore.saveClient")),
       getClient: (id) =>
-        db.read((t) => Option.fromNullable(t.oauthClients.get(id))).pipe(Effect.withSpan("MemoryOAuthStore.getClient")),
+        db.read((t) => Option.fromNullable(t.oauthClients.get(id))).pipe(withSpan("MemoryOAuthStore.getClient")),
       insertGrant: (grant) =>
         db.write((t) => ({ ...t, grants: withRow(t.grants, grant.id, grant) })).pipe(
-          Effect.withSpan("MemoryOAuthStore.insertGrant")
+          withSpan("MemoryOAuthStore.insertGrant")
         ),
       getGrant: (id) =>
-        db.read((t) => Option.fromNullable(t.grants.get(id))).pipe(Effect.withSpan("MemoryOAuthStore.getGrant")),
+        db.read((t) => Option.fromNullable(t.grants.get(id))).pipe(withSpan("MemoryOAuthStore.getGrant")),
       // The first revocation time stands.
       revokeGrant: (id, at) =>
         db.write((t) => ({
           ...t,
           grants: updateRow(t.grants, id, (grant) => grant.revokedAt === null ? { ...grant, revokedAt: at } : grant)
-        })).pipe(Effect.withSpan("MemoryOAuthStore.revokeGrant")),
+        })).pipe(withSpan("MemoryOAuthStore.revokeGrant")),
       grantsOfUser: (userId) =>
         db.read((t) =>
           [...t.grants.values()]
@@ -66,28 +67,28 @@ export const MemoryOAuthStoreLive = Layer.effect(
             .sort((a, b) =>
               byCodeUnits(b.grant.createdAt, a.grant.createdAt) || byCodeUnits(b.grant.id, a.grant.id)
             )
-        ).pipe(Effect.withSpan("MemoryOAuthStore.grantsOfUser")),
+        ).pipe(withSpan("MemoryOAuthStore.grantsOfUser")),
       insertCode: (code) =>
         db.write((t) => ({ ...t, codes: withRow(t.codes, code.hash, code) })).pipe(
-          Effect.withSpan("MemoryOAuthStore.insertCode")
+          withSpan("MemoryOAuthStore.insertCode")
         ),
       consumeCode: (hash, at) =>
         db.modify((t) => {
           const [outcome, used] = useOnce(t.codes.get(hash), at)
           return [outcome, used === undefined ? t : { ...t, codes: withRow(t.codes, hash, used) }] as const
-        }).pipe(Effect.withSpan("MemoryOAuthStore.consumeCode")),
+        }).pipe(withSpan("MemoryOAuthStore.consumeCode")),
       insertToken: (token) =>
         db.write((t) => ({ ...t, oauthTokens: withRow(t.oauthTokens, token.hash, token) })).pipe(
-          Effect.withSpan("MemoryOAuthStore.insertToken")
+          withSpan("MemoryOAuthStore.insertToken")
         ),
       useRefreshToken: (hash, at) =>
         db.modify((t) => {
           const token = t.oauthTokens.get(hash)
           const [outcome, used] = useOnce(token?.kind === "refresh" ? token : undefined, at)
           return [outcome, used === undefined ? t : { ...t, oauthTokens: withRow(t.oauthTokens, hash, used) }] as const
-        }).pipe(Effect.withSpan("MemoryOAuthStore.useRefreshToken")),
+        }).pipe(withSpan("MemoryOAuthStore.useRefreshToken")),
       findToken: (hash) =>
-        db.read((t) => Option.fromNullable(t.oauthTokens.get(hash))).pipe(Effect.withSpan("MemoryOAuthStore.findToken")),
+        db.read((t) => Option.fromNullable(t.oauthTokens.get(hash))).pipe(withSpan("MemoryOAuthStore.findToken")),
       findAccessGrant: (hash) =>
         db.read((t) =>
           Option.gen(function*() {
@@ -98,7 +99,7 @@ export const MemoryOAuthStoreLive = Layer.effect(
             const workspace = yield* Option.fromNullable(t.workspaces.get(grant.workspaceId))
             return { token, grant, workspace }
           })
-        ).pipe(Effect.withSpan("MemoryOAuthStore.findAccessGrant")),
+        ).pipe(withSpan("MemoryOAuthStore.findAccessGrant")),
       deleteExpired: (at) =>
         db.modify((t) => {
           const [codes, codeCount] = without(t.codes, expiredAt(at))
@@ -106,7 +107,7 @@ export const MemoryOAuthStoreLive = Layer.effect(
           const [sessions, sessionCount] = without(t.sessions, expiredAt(at))
           const swept: SweptExpired = { codes: codeCount, tokens: tokenCount, sessions: sessionCount }
           return [swept, { ...t, codes, oauthTokens, sessions }] as const
-        }).pipe(Effect.withSpan("MemoryOAuthStore.deleteExpired")),
+        }).pipe(withSpan("MemoryOAuthStore.deleteExpired")),
       deleteUnusedClients: (createdBy) =>
         db.modify((t) => {
           const approved = new Set([...t.grants.values()].map((grant) => grant.clientId))
@@ -115,6 +116,6 @@ export const MemoryOAuthStoreLive = Layer.effect(
             (client) => Date.parse(client.createdAt) <= Date.parse(createdBy) && !approved.has(client.id)
           )
           return [count, { ...t, oauthClients }] as const
-        }).pipe(Effect.withSpan("MemoryOAuthStore.deleteUnusedClients"))
+        }).pipe(withSpan("MemoryOAuthStore.deleteUnusedClients"))
     }))
 )

@@ -2,6 +2,7 @@
 import { Effect, Layer, Option } from "effect"
 import { type DeliveryAttempt, Outbox, type OutboxEvent } from "../../domain/ports/outbox.ts"
 import { MemoryDatabase, type Tables, updateRow, withRow } from "./memory-database.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 /** An event's attempts, series by series, each series in attempt order. */
 const attemptsOf = (t: Tables, eventId: string): ReadonlyArray<DeliveryAttempt> =>
@@ -16,11 +17,11 @@ export const MemoryOutboxLive = Layer.effect(
           [...t.events.values()].some((e) => e.dedupeKey === event.dedupeKey)
             ? [Option.none(), t]
             : [Option.some(event), { ...t, events: withRow(t.events, event.id, event) }]
-        ).pipe(Effect.withSpan("MemoryOutbox.add")),
-      get: (id) => db.read((t) => Option.fromNullable(t.events.get(id))).pipe(Effect.withSpan("MemoryOutbox.get")),
+        ).pipe(withSpan("MemoryOutbox.add")),
+      get: (id) => db.read((t) => Option.fromNullable(t.events.get(id))).pipe(withSpan("MemoryOutbox.get")),
       setState: (id, state) =>
         db.write((t) => ({ ...t, events: updateRow(t.events, id, (e) => ({ ...e, state })) })).pipe(
-          Effect.withSpan("MemoryOutbox.setState")
+          withSpan("MemoryOutbox.setState")
         ),
       pending: (deliveries) =>
         db.read((t) =>
@@ -33,7 +34,7 @@ export const MemoryOutboxLive = Layer.effect(
               }))
             )
           )
-        ).pipe(Effect.withSpan("MemoryOutbox.pending")),
+        ).pipe(withSpan("MemoryOutbox.pending")),
       recordAttempts: (recorded) =>
         db.write((t) => {
           const events = new Map(t.events)
@@ -42,12 +43,12 @@ export const MemoryOutboxLive = Layer.effect(
             if (settles !== undefined && event !== undefined) events.set(event.id, { ...event, state: settles })
           }
           return { ...t, deliveryAttempts: [...t.deliveryAttempts, ...recorded.map(({ attempt }) => attempt)], events }
-        }).pipe(Effect.withSpan("MemoryOutbox.recordAttempts")),
+        }).pipe(withSpan("MemoryOutbox.recordAttempts")),
       attempts: (eventId) =>
-        db.read((t) => attemptsOf(t, eventId)).pipe(Effect.withSpan("MemoryOutbox.attempts")),
+        db.read((t) => attemptsOf(t, eventId)).pipe(withSpan("MemoryOutbox.attempts")),
       forSubject: (subjectId) =>
         db.read((t) => [...t.events.values()].filter((e) => e.subjectId === subjectId)).pipe(
-          Effect.withSpan("MemoryOutbox.forSubject")
+          withSpan("MemoryOutbox.forSubject")
         ),
       // The cursor is the id of the page's last event; the events map keeps the order they were added in.
       deliveryLog: ({ cursor, limit, subjectId }) =>
@@ -61,6 +62,6 @@ export const MemoryOutboxLive = Layer.effect(
             items: page.map((event) => ({ event, attempts: attemptsOf(t, event.id) })),
             nextCursor: start + limit < newestFirst.length && last !== undefined ? last.id : null
           }
-        }).pipe(Effect.withSpan("MemoryOutbox.deliveryLog"))
+        }).pipe(withSpan("MemoryOutbox.deliveryLog"))
     }))
 )

@@ -3,6 +3,7 @@ import { Effect, Layer, Option } from "effect"
 import { ProviderKeyStore } from "../../domain/ports/provider-key-store.ts"
 import type { Provider } from "../../domain/provider-key.ts"
 import { byCodeUnits, MemoryDatabase } from "./memory-database.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export const providerKeyRow = (workspaceId: string, provider: Provider): string => `${workspaceId}/${provider}`
 
@@ -14,17 +15,17 @@ export const MemoryProviderKeyStoreLive = Layer.effect(
         db.write((t) => ({
           ...t,
           providerKeys: new Map(t.providerKeys).set(providerKeyRow(key.workspaceId, key.provider), key)
-        })).pipe(Effect.withSpan("MemoryProviderKeyStore.put")),
+        })).pipe(withSpan("MemoryProviderKeyStore.put")),
       get: (workspaceId, provider) =>
         db.read((t) => Option.fromNullable(t.providerKeys.get(providerKeyRow(workspaceId, provider)))).pipe(
-          Effect.withSpan("MemoryProviderKeyStore.get")
+          withSpan("MemoryProviderKeyStore.get")
         ),
       list: (workspaceId) =>
         db.read((t) =>
           [...t.providerKeys.values()]
             .filter((key) => key.workspaceId === workspaceId)
             .sort((a, b) => byCodeUnits(a.provider, b.provider))
-        ).pipe(Effect.withSpan("MemoryProviderKeyStore.list")),
+        ).pipe(withSpan("MemoryProviderKeyStore.list")),
       remove: (workspaceId, provider) =>
         db.modify((t) => {
           const row = providerKeyRow(workspaceId, provider)
@@ -32,6 +33,6 @@ export const MemoryProviderKeyStoreLive = Layer.effect(
           const providerKeys = new Map(t.providerKeys)
           providerKeys.delete(row)
           return [true, { ...t, providerKeys }] as const
-        }).pipe(Effect.withSpan("MemoryProviderKeyStore.remove"))
+        }).pipe(withSpan("MemoryProviderKeyStore.remove"))
     }))
 )

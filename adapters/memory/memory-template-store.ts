@@ -2,6 +2,7 @@
 import { Effect, Layer, Option } from "effect"
 import { TemplateStore } from "../../domain/ports/template-store.ts"
 import { MemoryDatabase, withRow } from "./memory-database.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export const MemoryTemplateStoreLive = Layer.effect(
   TemplateStore,
@@ -9,36 +10,36 @@ export const MemoryTemplateStoreLive = Layer.effect(
     TemplateStore.of({
       nextId: () =>
         db.modify((t) => [t.lastTemplateId + 1, { ...t, lastTemplateId: t.lastTemplateId + 1 }]).pipe(
-          Effect.withSpan("MemoryTemplateStore.nextId")
+          withSpan("MemoryTemplateStore.nextId")
         ),
       insert: (template) =>
         db.write((t) => ({ ...t, templates: withRow(t.templates, template.id, template) })).pipe(
-          Effect.withSpan("MemoryTemplateStore.insert")
+          withSpan("MemoryTemplateStore.insert")
         ),
       list: (workspaceId) =>
         db.read((t) =>
           [...t.templates.values()]
             .filter((template) => template.workspaceId === workspaceId)
             .sort((a, b) => a.id - b.id)
-        ).pipe(Effect.withSpan("MemoryTemplateStore.list")),
+        ).pipe(withSpan("MemoryTemplateStore.list")),
       get: (workspaceId, id) =>
         db.read((t) =>
           Option.fromNullable(t.templates.get(id)).pipe(
             Option.filter((template) => template.workspaceId === workspaceId)
           )
-        ).pipe(Effect.withSpan("MemoryTemplateStore.get")),
+        ).pipe(withSpan("MemoryTemplateStore.get")),
       update: (template) =>
         db.write((t) =>
           t.templates.get(template.id)?.workspaceId === template.workspaceId
             ? { ...t, templates: withRow(t.templates, template.id, template) }
             : t
-        ).pipe(Effect.withSpan("MemoryTemplateStore.update")),
+        ).pipe(withSpan("MemoryTemplateStore.update")),
       remove: (workspaceId, id) =>
         db.modify((t) => {
           if (t.templates.get(id)?.workspaceId !== workspaceId) return [false, t]
           const templates = new Map(t.templates)
           templates.delete(id)
           return [true, { ...t, templates }]
-        }).pipe(Effect.withSpan("MemoryTemplateStore.remove"))
+        }).pipe(withSpan("MemoryTemplateStore.remove"))
     }))
 )

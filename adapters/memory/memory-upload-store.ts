@@ -3,6 +3,7 @@ import { Effect, Layer, Option } from "effect"
 import { UploadStore } from "../../domain/ports/upload-store.ts"
 import { decodeListCursor, encodeListCursor } from "../video-list-cursor.ts"
 import { MemoryDatabase, withRow } from "./memory-database.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export const MemoryUploadStoreLive = Layer.effect(
   UploadStore,
@@ -10,11 +11,11 @@ export const MemoryUploadStoreLive = Layer.effect(
     UploadStore.of({
       insert: (upload) =>
         db.write((t) => ({ ...t, uploads: withRow(t.uploads, upload.key, upload) })).pipe(
-          Effect.withSpan("MemoryUploadStore.insert")
+          withSpan("MemoryUploadStore.insert")
         ),
       get: (workspaceId, key) =>
         db.read((t) => Option.fromNullable(t.uploads.get(key)).pipe(Option.filter((u) => u.workspaceId === workspaceId))).pipe(
-          Effect.withSpan("MemoryUploadStore.get")
+          withSpan("MemoryUploadStore.get")
         ),
       list: ({ cursor, limit, workspaceId }) =>
         db.read((t) => {
@@ -32,6 +33,6 @@ export const MemoryUploadStoreLive = Layer.effect(
             items,
             nextCursor: rest.length > limit && last !== undefined ? encodeListCursor({ createdAt: last.createdAt, id: last.key }) : null
           }
-        }).pipe(Effect.withSpan("MemoryUploadStore.list"))
+        }).pipe(withSpan("MemoryUploadStore.list"))
     }))
 )

@@ -2,6 +2,7 @@
 import { Effect, Layer, Option } from "effect"
 import { type MemberWorkspace, type User, UserStore } from "../../domain/ports/user-store.ts"
 import { byCodeUnits, MemoryDatabase, type Tables, updateRow, withRow } from "./memory-database.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const membershipKey = (userId: string, workspaceId: string): string => JSON.stringify([userId, workspaceId])
 
@@ -26,22 +27,22 @@ export const MemoryUserStoreLive = Layer.effect(
     return UserStore.of({
       insertUser: (user) =>
         writeUser(user, (t) => ({ ...t, users: withRow(t.users, user.id, user) })).pipe(
-          Effect.withSpan("MemoryUserStore.insertUser")
+          withSpan("MemoryUserStore.insertUser")
         ),
       updateUser: (user) =>
         writeUser(user, (t) => ({
           ...t,
           users: updateRow(t.users, user.id, (row) => ({ ...row, email: user.email, passwordHash: user.passwordHash }))
         })).pipe(
-          Effect.withSpan("MemoryUserStore.updateUser")
+          withSpan("MemoryUserStore.updateUser")
         ),
       getUser: (id) =>
-        db.read((t) => Option.fromNullable(t.users.get(id))).pipe(Effect.withSpan("MemoryUserStore.getUser")),
+        db.read((t) => Option.fromNullable(t.users.get(id))).pipe(withSpan("MemoryUserStore.getUser")),
       findUserByEmail: (email) =>
         db.read((t) => {
           const wanted = email.toLowerCase()
           return Option.fromNullable([...t.users.values()].find((user) => user.email === wanted))
-        }).pipe(Effect.withSpan("MemoryUserStore.findUserByEmail")),
+        }).pipe(withSpan("MemoryUserStore.findUserByEmail")),
       // A repeated membership takes the new role and keeps when it began.
       addMembership: (membership) =>
         db.write((t) => {
@@ -49,7 +50,7 @@ export const MemoryUserStoreLive = Layer.effect(
           const existing = t.memberships.get(key)
           const row = existing === undefined ? membership : { ...existing, role: membership.role }
           return { ...t, memberships: withRow(t.memberships, key, row) }
-        }).pipe(Effect.withSpan("MemoryUserStore.addMembership")),
+        }).pipe(withSpan("MemoryUserStore.addMembership")),
       workspacesOf: (userId) =>
         db.read((t) =>
           [...t.memberships.values()]
@@ -61,10 +62,10 @@ export const MemoryUserStoreLive = Layer.effect(
             .sort((a, b) =>
               byCodeUnits(a.workspace.name, b.workspace.name) || byCodeUnits(a.workspace.id, b.workspace.id)
             )
-        ).pipe(Effect.withSpan("MemoryUserStore.workspacesOf")),
+        ).pipe(withSpan("MemoryUserStore.workspacesOf")),
       insertSession: (session) =>
         db.write((t) => ({ ...t, sessions: withRow(t.sessions, session.hash, session) })).pipe(
-          Effect.withSpan("MemoryUserStore.insertSession")
+          withSpan("MemoryUserStore.insertSession")
         ),
       findSession: (hash) =>
         db.read((t) =>
@@ -73,13 +74,13 @@ export const MemoryUserStoreLive = Layer.effect(
             const user = yield* Option.fromNullable(t.users.get(session.userId))
             return { session, user }
           })
-        ).pipe(Effect.withSpan("MemoryUserStore.findSession")),
+        ).pipe(withSpan("MemoryUserStore.findSession")),
       deleteSession: (hash) =>
         db.write((t) => {
           const sessions = new Map(t.sessions)
           sessions.delete(hash)
           return { ...t, sessions }
-        }).pipe(Effect.withSpan("MemoryUserStore.deleteSession"))
+        }).pipe(withSpan("MemoryUserStore.deleteSession"))
     })
   })
 )

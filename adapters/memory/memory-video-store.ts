@@ -3,6 +3,7 @@ import { Effect, Layer, Option } from "effect"
 import { VideoStore } from "../../domain/ports/video-store.ts"
 import { MemoryDatabase, updateRow, withRow } from "./memory-database.ts"
 import { decodeListCursor, encodeListCursor, type ListPosition } from "../video-list-cursor.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 
 
@@ -18,27 +19,27 @@ export const MemoryVideoStoreLive = Layer.effect(
     VideoStore.of({
       insert: (video) =>
         db.write((t) => ({ ...t, videos: withRow(t.videos, video.id, video) })).pipe(
-          Effect.withSpan("MemoryVideoStore.insert")
+          withSpan("MemoryVideoStore.insert")
         ),
       get: (workspaceId, id) =>
         db.read((t) => Option.fromNullable(t.videos.get(id)).pipe(Option.filter((v) => v.workspaceId === workspaceId)))
-          .pipe(Effect.withSpan("MemoryVideoStore.get")),
+          .pipe(withSpan("MemoryVideoStore.get")),
       getById: (id) =>
-        db.read((t) => Option.fromNullable(t.videos.get(id))).pipe(Effect.withSpan("MemoryVideoStore.getById")),
+        db.read((t) => Option.fromNullable(t.videos.get(id))).pipe(withSpan("MemoryVideoStore.getById")),
       getManyById: (ids) =>
         db.read((t) => ids.flatMap((id) => t.videos.get(id) ?? [])).pipe(
-          Effect.withSpan("MemoryVideoStore.getManyById", { attributes: { videos: ids.length } })
+          withSpan("MemoryVideoStore.getManyById", { attributes: { videos: ids.length } })
         ),
       // A memory transaction holds the whole database already.
       getForUpdate: (id) =>
-        db.read((t) => Option.fromNullable(t.videos.get(id))).pipe(Effect.withSpan("MemoryVideoStore.getForUpdate")),
+        db.read((t) => Option.fromNullable(t.videos.get(id))).pipe(withSpan("MemoryVideoStore.getForUpdate")),
       findByEditorToken: (token) =>
         db.read((t) => Option.fromNullable([...t.videos.values()].find((v) => v.editorToken === token))).pipe(
-          Effect.withSpan("MemoryVideoStore.findByEditorToken")
+          withSpan("MemoryVideoStore.findByEditorToken")
         ),
       update: (video) =>
         db.write((t) => ({ ...t, videos: updateRow(t.videos, video.id, () => video) })).pipe(
-          Effect.withSpan("MemoryVideoStore.update")
+          withSpan("MemoryVideoStore.update")
         ),
       list: ({ cursor, limit, status, workspaceId }) =>
         db.read((t) => {
@@ -55,30 +56,30 @@ export const MemoryVideoStoreLive = Layer.effect(
           const items = matching.slice(0, limit)
           const last = items[items.length - 1]
           return { items, nextCursor: matching.length > limit && last !== undefined ? encodeListCursor(last) : null }
-        }).pipe(Effect.withSpan("MemoryVideoStore.list")),
+        }).pipe(withSpan("MemoryVideoStore.list")),
       saveWords: (videoId, words) =>
         db.write((t) => ({ ...t, words: withRow(t.words, videoId, words) })).pipe(
-          Effect.withSpan("MemoryVideoStore.saveWords")
+          withSpan("MemoryVideoStore.saveWords")
         ),
       getWords: (videoId) =>
-        db.read((t) => Option.fromNullable(t.words.get(videoId))).pipe(Effect.withSpan("MemoryVideoStore.getWords")),
+        db.read((t) => Option.fromNullable(t.words.get(videoId))).pipe(withSpan("MemoryVideoStore.getWords")),
       saveProject: (videoId, project) =>
         db.write((t) => ({ ...t, projects: withRow(t.projects, videoId, project) })).pipe(
-          Effect.withSpan("MemoryVideoStore.saveProject")
+          withSpan("MemoryVideoStore.saveProject")
         ),
       getProject: (videoId) =>
-        db.read((t) => Option.fromNullable(t.projects.get(videoId))).pipe(Effect.withSpan("MemoryVideoStore.getProject")),
+        db.read((t) => Option.fromNullable(t.projects.get(videoId))).pipe(withSpan("MemoryVideoStore.getProject")),
       saveCaptionEdits: (videoId, edits) =>
         db.write((t) => ({ ...t, captionEdits: withRow(t.captionEdits, videoId, edits) })).pipe(
-          Effect.withSpan("MemoryVideoStore.saveCaptionEdits")
+          withSpan("MemoryVideoStore.saveCaptionEdits")
         ),
       getCaptionEdits: (videoId) =>
-        db.read((t) => Option.fromNullable(t.captionEdits.get(videoId))).pipe(Effect.withSpan("MemoryVideoStore.getCaptionEdits")),
+        db.read((t) => Option.fromNullable(t.captionEdits.get(videoId))).pipe(withSpan("MemoryVideoStore.getCaptionEdits")),
       saveFaceAnalysis: (videoId, analysis) =>
         db.write((t) => ({ ...t, faceAnalyses: withRow(t.faceAnalyses, videoId, analysis) })).pipe(
-          Effect.withSpan("MemoryVideoStore.saveFaceAnalysis")
+          withSpan("MemoryVideoStore.saveFaceAnalysis")
         ),
       getFaceAnalysis: (videoId) =>
-        db.read((t) => Option.fromNullable(t.faceAnalyses.get(videoId))).pipe(Effect.withSpan("MemoryVideoStore.getFaceAnalysis"))
+        db.read((t) => Option.fromNullable(t.faceAnalyses.get(videoId))).pipe(withSpan("MemoryVideoStore.getFaceAnalysis"))
     }))
 )

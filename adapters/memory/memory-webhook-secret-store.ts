@@ -3,6 +3,7 @@ import { Effect, Layer, Option } from "effect"
 import { WebhookSecretStore } from "../../domain/ports/webhook-secret-store.ts"
 import { isActiveAt, type WebhookSecret } from "../../domain/webhook-secrets.ts"
 import { byCodeUnits, MemoryDatabase, type Tables, withRow } from "./memory-database.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 /** Oldest first; ties by id, as PostgreSQL orders them. */
 const oldestFirst = (a: WebhookSecret, b: WebhookSecret): number =>
@@ -26,12 +27,12 @@ export const MemoryWebhookSecretStoreLive = Layer.effect(
           const kept = without(t, (s) => s.workspaceId === secret.workspaceId && !isActiveAt(s, at))
           if (secretsOf(kept, secret.workspaceId).length >= maxActive) return [false, kept] as const
           return [true, { ...kept, webhookSecrets: withRow(kept.webhookSecrets, secret.id, secret) }] as const
-        }).pipe(Effect.withSpan("MemoryWebhookSecretStore.add")),
+        }).pipe(withSpan("MemoryWebhookSecretStore.add")),
       list: (workspaceId) =>
-        db.read((t) => secretsOf(t, workspaceId)).pipe(Effect.withSpan("MemoryWebhookSecretStore.list")),
+        db.read((t) => secretsOf(t, workspaceId)).pipe(withSpan("MemoryWebhookSecretStore.list")),
       get: (workspaceId, id) =>
         db.read((t) => Option.fromNullable(t.webhookSecrets.get(id)).pipe(Option.filter((s) => s.workspaceId === workspaceId)))
-          .pipe(Effect.withSpan("MemoryWebhookSecretStore.get")),
+          .pipe(withSpan("MemoryWebhookSecretStore.get")),
       setExpiry: (workspaceId, id, expiresAt, at) =>
         db.modify((t) => {
           const found = t.webhookSecrets.get(id)
@@ -40,17 +41,17 @@ export const MemoryWebhookSecretStoreLive = Layer.effect(
           }
           const changed = { ...found, expiresAt }
           return [Option.some(changed), { ...t, webhookSecrets: withRow(t.webhookSecrets, id, changed) }] as const
-        }).pipe(Effect.withSpan("MemoryWebhookSecretStore.setExpiry")),
+        }).pipe(withSpan("MemoryWebhookSecretStore.setExpiry")),
       remove: (workspaceId, id) =>
         db.modify((t) => {
           const found = t.webhookSecrets.get(id)
           if (found === undefined || found.workspaceId !== workspaceId) return [false, t] as const
           return [true, without(t, (s) => s.id === id)] as const
-        }).pipe(Effect.withSpan("MemoryWebhookSecretStore.remove")),
+        }).pipe(withSpan("MemoryWebhookSecretStore.remove")),
       replaceAll: (workspaceId, secrets) =>
         db.write((t) => {
           const cleared = without(t, (s) => s.workspaceId === workspaceId)
           return { ...cleared, webhookSecrets: new Map([...cleared.webhookSecrets, ...secrets.map((s) => [s.id, s] as const)]) }
-        }).pipe(Effect.withSpan("MemoryWebhookSecretStore.replaceAll"))
+        }).pipe(withSpan("MemoryWebhookSecretStore.replaceAll"))
     }))
 )

@@ -2,6 +2,7 @@
 import { Effect, Layer, Option } from "effect"
 import { WorkspaceStore } from "../../domain/ports/workspace-store.ts"
 import { MemoryDatabase, updateRow, withRow } from "./memory-database.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export const MemoryWorkspaceStoreLive = Layer.effect(
   WorkspaceStore,
@@ -9,13 +10,13 @@ export const MemoryWorkspaceStoreLive = Layer.effect(
     WorkspaceStore.of({
       insert: (workspace) =>
         db.write((t) => ({ ...t, workspaces: withRow(t.workspaces, workspace.id, workspace) })).pipe(
-          Effect.withSpan("MemoryWorkspaceStore.insert")
+          withSpan("MemoryWorkspaceStore.insert")
         ),
       get: (id) =>
-        db.read((t) => Option.fromNullable(t.workspaces.get(id))).pipe(Effect.withSpan("MemoryWorkspaceStore.get")),
+        db.read((t) => Option.fromNullable(t.workspaces.get(id))).pipe(withSpan("MemoryWorkspaceStore.get")),
       update: (workspace) =>
         db.write((t) => ({ ...t, workspaces: updateRow(t.workspaces, workspace.id, () => workspace) })).pipe(
-          Effect.withSpan("MemoryWorkspaceStore.update")
+          withSpan("MemoryWorkspaceStore.update")
         ),
       listCreatedBefore: ({ afterId, createdBefore, limit }) =>
         db.read((t) =>
@@ -23,14 +24,14 @@ export const MemoryWorkspaceStoreLive = Layer.effect(
             .filter((w) => Date.parse(w.createdAt) < Date.parse(createdBefore) && (afterId === null || w.id > afterId))
             .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
             .slice(0, limit)
-        ).pipe(Effect.withSpan("MemoryWorkspaceStore.listCreatedBefore")),
+        ).pipe(withSpan("MemoryWorkspaceStore.listCreatedBefore")),
       insertToken: (token) =>
         db.write((t) => ({ ...t, tokens: withRow(t.tokens, token.id, token) })).pipe(
-          Effect.withSpan("MemoryWorkspaceStore.insertToken")
+          withSpan("MemoryWorkspaceStore.insertToken")
         ),
       findTokenByHash: (hash) =>
         db.read((t) => Option.fromNullable([...t.tokens.values()].find((token) => token.hash === hash))).pipe(
-          Effect.withSpan("MemoryWorkspaceStore.findTokenByHash")
+          withSpan("MemoryWorkspaceStore.findTokenByHash")
         ),
       findTokenWithWorkspace: (hash) =>
         db.read((t) =>
@@ -39,20 +40,20 @@ export const MemoryWorkspaceStoreLive = Layer.effect(
             const workspace = yield* Option.fromNullable(t.workspaces.get(token.workspaceId))
             return { token, workspace }
           })
-        ).pipe(Effect.withSpan("MemoryWorkspaceStore.findTokenWithWorkspace", { captureStackTrace: false })),
+        ).pipe(withSpan("MemoryWorkspaceStore.findTokenWithWorkspace", { captureStackTrace: false })),
       getToken: (id) =>
-        db.read((t) => Option.fromNullable(t.tokens.get(id))).pipe(Effect.withSpan("MemoryWorkspaceStore.getToken")),
+        db.read((t) => Option.fromNullable(t.tokens.get(id))).pipe(withSpan("MemoryWorkspaceStore.getToken")),
       // The first revocation time stands.
       revokeToken: (id, at) =>
         db.write((t) => ({
           ...t,
           tokens: updateRow(t.tokens, id, (token) => token.revokedAt === null ? { ...token, revokedAt: at } : token)
-        })).pipe(Effect.withSpan("MemoryWorkspaceStore.revokeToken")),
+        })).pipe(withSpan("MemoryWorkspaceStore.revokeToken")),
       getVocabulary: (workspaceId) =>
-        db.read((t) => t.vocabularies.get(workspaceId) ?? []).pipe(Effect.withSpan("MemoryWorkspaceStore.getVocabulary")),
+        db.read((t) => t.vocabularies.get(workspaceId) ?? []).pipe(withSpan("MemoryWorkspaceStore.getVocabulary")),
       setVocabulary: (workspaceId, terms) =>
         db.write((t) => ({ ...t, vocabularies: withRow(t.vocabularies, workspaceId, terms) })).pipe(
-          Effect.withSpan("MemoryWorkspaceStore.setVocabulary")
+          withSpan("MemoryWorkspaceStore.setVocabulary")
         )
     }))
 )

@@ -13,6 +13,7 @@ import { messagePage, pageResponse } from "./page-layout.ts"
 import { safeReturnTo } from "./return-to.ts"
 import { clearSession, sessionToken } from "./session-cookie.ts"
 import { showSignIn } from "./sign-in-route.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const seeOther = (location: string) => HttpServerResponse.redirect(location, { status: 303, headers: { "cache-control": "no-store" } })
 
@@ -46,7 +47,7 @@ const disconnect = Effect.gen(function*() {
       onSuccess: () => Effect.succeed(seeOther(CONNECTIONS_PATH))
     })
   )
-}).pipe(Effect.withSpan("oauth.disconnectApp"))
+}).pipe(withSpan("oauth.disconnectApp"))
 
 const leave = Effect.gen(function*() {
   const { baseUrl } = yield* ServiceConfig
@@ -59,12 +60,12 @@ const leave = Effect.gen(function*() {
     yield* signOut(session)
   }
   return clearSession(seeOther(safeReturnTo(form.right.return_to)), baseUrl)
-}).pipe(Effect.withSpan("oauth.signOut"))
+}).pipe(withSpan("oauth.signOut"))
 
 export const AccountRoute = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const context = yield* Effect.context<OAuthStore | UserStore | ServiceConfig>()
-    yield* router.get(CONNECTIONS_PATH, Effect.provide(showConnections(200).pipe(Effect.withSpan("oauth.connections")), context))
+    yield* router.get(CONNECTIONS_PATH, Effect.provide(showConnections(200).pipe(withSpan("oauth.connections")), context))
     yield* router.post(`${CONNECTIONS_PATH}/revoke`, Effect.provide(disconnect, context))
     yield* router.post("/account/sign-out", Effect.provide(leave, context))
   })

@@ -24,6 +24,7 @@ import { messagePage, pageResponse } from "./page-layout.ts"
 import { AUTHORIZE_PATH } from "./return-to.ts"
 import { sessionToken } from "./session-cookie.ts"
 import { showSignIn } from "./sign-in-route.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 /** The parameters of an authorization request that the consent form carries back. */
 const REQUEST_PARAMS = [
@@ -94,7 +95,7 @@ const showAuthorize = Effect.gen(function*() {
     return yield* showSignIn({ returnTo: authorizeUrl(params), clientName: request.client.name }, 200, baseUrl)
   }
   return yield* consent({ request, params, user: user.value, session })
-}).pipe(Effect.withSpan("oauth.showAuthorize"))
+}).pipe(withSpan("oauth.showAuthorize"))
 
 const answerAuthorize = Effect.gen(function*() {
   const { baseUrl } = yield* ServiceConfig
@@ -126,7 +127,7 @@ const answerAuthorize = Effect.gen(function*() {
       onSuccess: ({ redirectTo }) => Effect.succeed(toClient(redirectTo))
     })
   )
-}).pipe(Effect.withSpan("oauth.answerAuthorize"))
+}).pipe(withSpan("oauth.answerAuthorize"))
 
 export const AuthorizeRoute = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {

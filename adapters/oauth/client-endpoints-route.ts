@@ -14,6 +14,7 @@ import { clientAddress, ClientIpHeader } from "./client-address.ts"
 import { formBody } from "./form-fields.ts"
 import { oauthError, oauthFailure, oauthJson, oauthTooManyRequests, preflight } from "./oauth-json.ts"
 import { makeRateLimiter } from "./rate-limiter.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 /** Registrations per client address: a real client registers once per install. */
 export const REGISTER_LIMIT = { limit: 20, window: Duration.hours(1) }
@@ -37,13 +38,13 @@ export const ClientEndpointsRoute = HttpApiBuilder.Router.use((router) =>
       return yield* registerClient(metadata.value).pipe(
         Effect.match({ onFailure: oauthFailure, onSuccess: (client) => oauthJson(client, 201) })
       )
-    }).pipe(Effect.withSpan("oauth.register"))
+    }).pipe(withSpan("oauth.register"))
 
     const token = Effect.gen(function*() {
       const form = yield* Effect.either(formBody)
       if (form._tag === "Left") return oauthError("invalid_request", form.left.message)
       return yield* exchangeToken(form.right).pipe(Effect.match({ onFailure: oauthFailure, onSuccess: (issued) => oauthJson(issued) }))
-    }).pipe(Effect.withSpan("oauth.token"))
+    }).pipe(withSpan("oauth.token"))
 
     const revoke = Effect.gen(function*() {
       const form = yield* Effect.either(formBody)
@@ -51,7 +52,7 @@ export const ClientEndpointsRoute = HttpApiBuilder.Router.use((router) =>
       return yield* revokeOAuthToken(form.right).pipe(
         Effect.match({ onFailure: oauthFailure, onSuccess: () => oauthJson({}) })
       )
-    }).pipe(Effect.withSpan("oauth.revoke"))
+    }).pipe(withSpan("oauth.revoke"))
 
     const routes = [["/oauth/register", register], ["/oauth/token", token], ["/oauth/revoke", revoke]] as const
     for (const [path, handler] of routes) {

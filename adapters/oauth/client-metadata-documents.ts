@@ -6,6 +6,7 @@ import { Clock, Config, Effect, Layer } from "effect"
 import { clientIdUrlProblem } from "../../domain/oauth.ts"
 import { ClientMetadataDocuments, type ClientMetadataDocumentsShape, ClientMetadataUnavailable } from "../../domain/ports/client-metadata-documents.ts"
 import { OutboundClient, type OutboundClientShape, type OutboundFailure } from "../outbound/outbound-client.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 /** The draft's recommended cap: a client's metadata is a few hundred bytes. */
 export const MAX_DOCUMENT_BYTES = 5 * 1024
@@ -101,7 +102,7 @@ export const makeClientMetadataDocuments = (settings: ClientMetadataSettings): C
         if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!)
         cache.set(clientId, { document, until: (yield* Clock.currentTimeMillis) + lifetimeMs })
         return document
-      }).pipe(Effect.withSpan("ClientMetadataDocuments.fetch")),
+      }).pipe(withSpan("ClientMetadataDocuments.fetch")),
     forget: (clientId) => Effect.sync(() => void cache.delete(clientId))
   }
 }

@@ -2,6 +2,7 @@
 // Limits are therefore per process: with N API machines a client gets up to N times the limit, which
 // is enough to blunt password guessing and registration floods without a shared store.
 import { Clock, Duration, Effect } from "effect"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export interface RateLimit {
   readonly limit: number
@@ -37,7 +38,7 @@ export const makeRateLimiter = (name: string, rule: RateLimit): RateLimiter => {
         if (w.count >= rule.limit) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((w.start + windowMs - now) / 1000)) }
         w.count += 1
         return { allowed: true }
-      }).pipe(Effect.withSpan("RateLimiter.take", { attributes: { limiter: name } }))
+      }).pipe(withSpan("RateLimiter.take", { attributes: { limiter: name } }))
   }
 }
 

@@ -13,6 +13,7 @@ import { makeRateLimiter, takeAll } from "./rate-limiter.ts"
 import { safeReturnTo } from "./return-to.ts"
 import { setSession, setSignInCsrf, signInCsrf, signInCsrfMatches } from "./session-cookie.ts"
 import { signInPage, type SignInView } from "./sign-in-page.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 /** Guesses at one account from one address. */
 export const SIGN_IN_PER_ACCOUNT = { limit: 10, window: Duration.minutes(15) }
@@ -67,7 +68,7 @@ export const SignInRoute = HttpApiBuilder.Router.use((router) =>
             ))
         })
       )
-    }).pipe(Effect.withSpan("oauth.signIn"))
+    }).pipe(withSpan("oauth.signIn"))
 
     yield* router.post("/oauth/sign-in", Effect.provide(handler, context))
     // The form's own address, opened directly: the form, leading to the connected apps.

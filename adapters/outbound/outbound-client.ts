@@ -15,6 +15,7 @@ import {
   isAllowedAddress,
   type Resolve
 } from "./address-policy.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export const USER_AGENT = "Reelwright/0.1"
 
@@ -246,7 +247,7 @@ export const makeOutboundClient = (settings: OutboundSettings): OutboundClientSh
     request: (raw, request) =>
       parseTarget(raw, settings).pipe(
         Effect.flatMap((url) => exchange(url, request, dial, agents)),
-        Effect.withSpan("OutboundClient.request", { captureStackTrace: false })
+        withSpan("OutboundClient.request", { captureStackTrace: false })
       )
   }
 }

@@ -6,6 +6,7 @@ import { Duration, Effect, Exit, Layer } from "effect"
 import { WorkFailed } from "../../domain/errors.ts"
 import { SourceFetcher } from "../../domain/ports/source-fetcher.ts"
 import { OutboundClient, type OutboundClientShape, type OutboundFailure, type ResponseHead } from "./outbound-client.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const MAX_REDIRECTS = 5
 
@@ -141,7 +142,7 @@ export const SourceFetcherLive = Layer.effect(
             duration: Duration.millis(limits.timeoutMs),
             onTimeout: () => tookTooLong(url, limits.timeoutMs)
           }),
-          Effect.withSpan("SourceFetcher.download")
+          withSpan("SourceFetcher.download")
         )
     })
   )

@@ -6,6 +6,7 @@ import { CaptionRemovalStore } from "../../domain/ports/caption-removal-store.ts
 import { PixelBox, RemovalTarget, TextRegion } from "../../domain/text-regions.ts"
 import { rowDecoder } from "./pg-rows.ts"
 import { IsoFromDate, jsonTextOrNull } from "./pg-values.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 /** The columns under the record's names; `target` and `region` are still to gather into its `options`. */
 const CaptionRemovalRow = Schema.Struct({
@@ -67,25 +68,25 @@ export const PgCaptionRemovalStoreLive = Layer.effect(
             ${r.refundedCredits}, ${r.error})`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgCaptionRemovalStore.insert")
+          withSpan("PgCaptionRemovalStore.insert")
         ),
       get: (workspaceId, id) =>
         sql`SELECT * FROM caption_removals WHERE id = ${id} AND workspace_id = ${workspaceId}`.pipe(
           Effect.flatMap(oneRemoval),
           Effect.orDie,
-          Effect.withSpan("PgCaptionRemovalStore.get")
+          withSpan("PgCaptionRemovalStore.get")
         ),
       getById: (id) =>
         sql`SELECT * FROM caption_removals WHERE id = ${id}`.pipe(
           Effect.flatMap(oneRemoval),
           Effect.orDie,
-          Effect.withSpan("PgCaptionRemovalStore.getById")
+          withSpan("PgCaptionRemovalStore.getById")
         ),
       getForUpdate: (id) =>
         sql`SELECT * FROM caption_removals WHERE id = ${id} FOR UPDATE`.pipe(
           Effect.flatMap(oneRemoval),
           Effect.orDie,
-          Effect.withSpan("PgCaptionRemovalStore.getForUpdate")
+          withSpan("PgCaptionRemovalStore.getForUpdate")
         ),
       update: (r) =>
         sql`UPDATE caption_removals SET workspace_id = ${r.workspaceId}, status = ${r.status}, step = ${r.step},
@@ -96,6 +97,6 @@ export const PgCaptionRemovalStoreLive = Layer.effect(
             regions = ${jsonTextOrNull(r.regions)}, text_remaining_share = ${r.textRemainingShare},
             credits_charged = ${r.creditsCharged}, refunded = ${r.refunded},
             refunded_credits = ${r.refundedCredits}, error = ${r.error}
-          WHERE id = ${r.id}`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgCaptionRemovalStore.update"))
+          WHERE id = ${r.id}`.pipe(Effect.asVoid, Effect.orDie, withSpan("PgCaptionRemovalStore.update"))
     }))
 )

@@ -8,6 +8,7 @@ import { CashLedger, type CashEntry, type NewCashEntry } from "../../domain/port
 import { pgBalanceChain } from "./pg-balance-chain.ts"
 import { rowDecoder } from "./pg-rows.ts"
 import { IsoFromDate, NumberFromBigint } from "./pg-values.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const CashRow = Schema.Struct({
   id: Schema.String,
@@ -44,11 +45,11 @@ export const PgCashLedgerLive = Layer.effect(
       refuse: (shortfall) => new InsufficientCash(shortfall)
     })
     return CashLedger.of({
-      balance: (workspaceId) => chain.balance(workspaceId).pipe(Effect.withSpan("PgCashLedger.balance")),
-      post: (entry) => chain.post(entry).pipe(Effect.withSpan("PgCashLedger.post")),
-      entry: (key) => chain.byKey(key).pipe(Effect.withSpan("PgCashLedger.entry")),
+      balance: (workspaceId) => chain.balance(workspaceId).pipe(withSpan("PgCashLedger.balance")),
+      post: (entry) => chain.post(entry).pipe(withSpan("PgCashLedger.post")),
+      entry: (key) => chain.byKey(key).pipe(withSpan("PgCashLedger.entry")),
       page: ({ cursor, limit, workspaceId }) =>
-        chain.page({ workspaceId, where: [], limit, cursor }).pipe(Effect.withSpan("PgCashLedger.page"))
+        chain.page({ workspaceId, where: [], limit, cursor }).pipe(withSpan("PgCashLedger.page"))
     })
   })
 )

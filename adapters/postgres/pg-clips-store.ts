@@ -5,6 +5,7 @@ import { ChosenClip, ClipsOptions, ClipsStatus, ClipsStep } from "../../domain/c
 import { ClipsStore } from "../../domain/ports/clips-store.ts"
 import { rowDecoder } from "./pg-rows.ts"
 import { IsoFromDate, jsonText, jsonTextOrNull } from "./pg-values.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const ClipsRow = Schema.Struct({
   id: Schema.String,
@@ -49,34 +50,34 @@ export const PgClipsStoreLive = Layer.effect(
             ${r.creditsCharged}, ${r.refunded}, ${r.refundedCredits}, ${r.error})`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgClipsStore.insert")
+          withSpan("PgClipsStore.insert")
         ),
       get: (workspaceId, id) =>
         sql`SELECT * FROM clips WHERE id = ${id} AND workspace_id = ${workspaceId}`.pipe(
           Effect.flatMap(clipsRows.first),
           Effect.orDie,
-          Effect.withSpan("PgClipsStore.get")
+          withSpan("PgClipsStore.get")
         ),
       getById: (id) =>
-        sql`SELECT * FROM clips WHERE id = ${id}`.pipe(Effect.flatMap(clipsRows.first), Effect.orDie, Effect.withSpan("PgClipsStore.getById")),
+        sql`SELECT * FROM clips WHERE id = ${id}`.pipe(Effect.flatMap(clipsRows.first), Effect.orDie, withSpan("PgClipsStore.getById")),
       getForUpdate: (id) =>
         sql`SELECT * FROM clips WHERE id = ${id} FOR UPDATE`.pipe(
           Effect.flatMap(clipsRows.first),
           Effect.orDie,
-          Effect.withSpan("PgClipsStore.getForUpdate")
+          withSpan("PgClipsStore.getForUpdate")
         ),
       update: (r) =>
         sql`UPDATE clips SET status = ${r.status}, step = ${r.step}, updated_at = ${r.updatedAt},
             source_file_id = ${r.sourceFileId}, duration_seconds = ${r.durationSeconds}, clips = ${jsonTextOrNull(r.clips)},
             credits_charged = ${r.creditsCharged}, refunded = ${r.refunded}, refunded_credits = ${r.refundedCredits},
             error = ${r.error}
-          WHERE id = ${r.id}`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgClipsStore.update")),
+          WHERE id = ${r.id}`.pipe(Effect.asVoid, Effect.orDie, withSpan("PgClipsStore.update")),
       // Containment, which the clips_by_video index answers.
       findByVideo: (workspaceId, videoId) =>
         sql`SELECT * FROM clips WHERE workspace_id = ${workspaceId} AND clips @> ${jsonText([{ videoId }])}::jsonb LIMIT 1`.pipe(
           Effect.flatMap(clipsRows.first),
           Effect.orDie,
-          Effect.withSpan("PgClipsStore.findByVideo")
+          withSpan("PgClipsStore.findByVideo")
         )
     }))
 )

@@ -4,6 +4,7 @@ import { Effect, Layer, Schema } from "effect"
 import { FileStore } from "../../domain/ports/file-store.ts"
 import { rowDecoder, rowsWithIds } from "./pg-rows.ts"
 import { IsoFromDate, NumberFromBigint } from "./pg-values.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const FileRow = Schema.Struct({
   id: Schema.String,
@@ -40,27 +41,27 @@ export const PgFileStoreLive = Layer.effect(
             ${f.createdAt}, ${f.expiresAt}, ${f.deletedAt}, ${f.purgedAt})`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgFileStore.insert")
+          withSpan("PgFileStore.insert")
         ),
       get: (id) =>
         sql`SELECT * FROM files WHERE id = ${id}`.pipe(
           Effect.flatMap(fileRows.first),
           Effect.orDie,
-          Effect.withSpan("PgFileStore.get")
+          withSpan("PgFileStore.get")
         ),
-      getMany: (ids) => rowsWithIds(sql, fileRows, ids).pipe(Effect.withSpan("PgFileStore.getMany", { attributes: { files: ids.length } })),
+      getMany: (ids) => rowsWithIds(sql, fileRows, ids).pipe(withSpan("PgFileStore.getMany", { attributes: { files: ids.length } })),
       getByToken: (token) =>
         sql`SELECT * FROM files WHERE token = ${token}`.pipe(
           Effect.flatMap(fileRows.first),
           Effect.orDie,
-          Effect.withSpan("PgFileStore.getByToken")
+          withSpan("PgFileStore.getByToken")
         ),
       // The first deletion time stands.
       markDeleted: (id, at) =>
         sql`UPDATE files SET deleted_at = COALESCE(deleted_at, ${at}) WHERE id = ${id}`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgFileStore.markDeleted")
+          withSpan("PgFileStore.markDeleted")
         ),
       // created_at keeps milliseconds, as expires_at counts them.
       setRetention: (workspaceId, retentionMs) =>
@@ -70,7 +71,7 @@ export const PgFileStoreLive = Layer.effect(
           WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL AND purged_at IS NULL`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgFileStore.setRetention")
+          withSpan("PgFileStore.setRetention")
         ),
       listExpired: (now, limit) =>
         sql`SELECT * FROM files
@@ -78,7 +79,7 @@ export const PgFileStoreLive = Layer.effect(
           ORDER BY expires_at, id LIMIT ${limit}`.pipe(
           Effect.flatMap(fileRows.all),
           Effect.orDie,
-          Effect.withSpan("PgFileStore.listExpired")
+          withSpan("PgFileStore.listExpired")
         ),
       markPurged: (id, at) =>
         sql`UPDATE files SET purged_at = ${at}
@@ -86,7 +87,7 @@ export const PgFileStoreLive = Layer.effect(
           RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie,
-          Effect.withSpan("PgFileStore.markPurged")
+          withSpan("PgFileStore.markPurged")
         )
     }))
 )

@@ -4,6 +4,7 @@ import { Effect, Layer, Schema } from "effect"
 import { IdempotencyStore } from "../../domain/ports/idempotency-store.ts"
 import { rowDecoder } from "./pg-rows.ts"
 import { IsoFromDate, jsonText } from "./pg-values.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const KeyRow = Schema.Struct({
   workspace_id: Schema.String,
@@ -35,27 +36,27 @@ export const PgIdempotencyStoreLive = Layer.effect(
           RETURNING *`.pipe(
           Effect.flatMap((rows) => keyRows.one(rows[0])),
           Effect.orDie,
-          Effect.withSpan("PgIdempotencyStore.reserve")
+          withSpan("PgIdempotencyStore.reserve")
         )
       },
       get: (workspaceId, key) =>
         sql`SELECT * FROM idempotency_keys WHERE workspace_id = ${workspaceId} AND key = ${key}`.pipe(
           Effect.flatMap(keyRows.first),
           Effect.orDie,
-          Effect.withSpan("PgIdempotencyStore.get")
+          withSpan("PgIdempotencyStore.get")
         ),
       answer: (workspaceId, key, holder, response) =>
         sql`UPDATE idempotency_keys SET response = ${jsonText(response)}
           WHERE workspace_id = ${workspaceId} AND key = ${key} AND ${held(holder)}`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgIdempotencyStore.answer")
+          withSpan("PgIdempotencyStore.answer")
         ),
       release: (workspaceId, key, holder) =>
         sql`DELETE FROM idempotency_keys WHERE workspace_id = ${workspaceId} AND key = ${key} AND ${held(holder)}`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgIdempotencyStore.release")
+          withSpan("PgIdempotencyStore.release")
         )
     })
   })

@@ -12,6 +12,7 @@ import { type ClaimedJob, holdsLease, type Job, JobQueue, type Lane, LANES, type
 import { JOBS_CHANNEL, makeJobWakeups } from "./pg-job-wakeups.ts"
 import { rowDecoder } from "./pg-rows.ts"
 import { jsonText, NumberFromBigint } from "./pg-values.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const JobRow = Schema.Struct({
   id: Schema.String,
@@ -169,7 +170,7 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
           ).pipe(
             Effect.flatMap(jobRows.first),
             Effect.orDie,
-            Effect.withSpan("PgJobQueue.enqueue")
+            withSpan("PgJobQueue.enqueue")
           ),
         claim: (lane, leaseMs, claimedBy) =>
           Clock.currentTimeMillis.pipe(
@@ -221,7 +222,7 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
                   capped ? claimPassingOver([]) : Effect.map(jobRows.one(row), (job) => Option.some({ ...job, reclaimed }))))
             }),
             Effect.orDie,
-            Effect.withSpan("PgJobQueue.claim")
+            withSpan("PgJobQueue.claim")
           ),
         claimBatch: (lane, max, leaseMs, claimedBy) =>
           Clock.currentTimeMillis.pipe(
@@ -231,7 +232,7 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
             )),
             Effect.map((jobs) => [...jobs].sort((a, b) => a.runAt - b.runAt)),
             Effect.orDie,
-            Effect.withSpan("PgJobQueue.claimBatch")
+            withSpan("PgJobQueue.claimBatch")
           ),
         extendLeases: (ids, leaseMs) =>
           Clock.currentTimeMillis.pipe(
@@ -240,19 +241,19 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
             ),
             Effect.asVoid,
             Effect.orDie,
-            Effect.withSpan("PgJobQueue.extendLeases")
+            withSpan("PgJobQueue.extendLeases")
           ),
-        complete: (id) => endRun(id, { _tag: "Complete" }).pipe(Effect.withSpan("PgJobQueue.complete")),
-        retry: (id, runAt, error) => endRun(id, { _tag: "Retry", runAt, error }).pipe(Effect.withSpan("PgJobQueue.retry")),
+        complete: (id) => endRun(id, { _tag: "Complete" }).pipe(withSpan("PgJobQueue.complete")),
+        retry: (id, runAt, error) => endRun(id, { _tag: "Retry", runAt, error }).pipe(withSpan("PgJobQueue.retry")),
         reschedule: (id, runAt, note) =>
-          endRun(id, { _tag: "Reschedule", runAt, note }).pipe(Effect.withSpan("PgJobQueue.reschedule")),
-        kill: (id, error) => endRun(id, { _tag: "Kill", error }).pipe(Effect.withSpan("PgJobQueue.kill")),
-        endRuns: (ends) => endRuns(ends).pipe(Effect.withSpan("PgJobQueue.endRuns")),
+          endRun(id, { _tag: "Reschedule", runAt, note }).pipe(withSpan("PgJobQueue.reschedule")),
+        kill: (id, error) => endRun(id, { _tag: "Kill", error }).pipe(withSpan("PgJobQueue.kill")),
+        endRuns: (ends) => endRuns(ends).pipe(withSpan("PgJobQueue.endRuns")),
         cancel: (dedupeKey, reason) =>
           updateFreeingPlace(
             sql`dedupe_key = ${dedupeKey} AND status IN ('queued', 'running')`,
             sql`status = 'cancelled', locked_until = NULL, last_error = ${reason}`
-          ).pipe(Effect.asVoid, Effect.withSpan("PgJobQueue.cancel")),
+          ).pipe(Effect.asVoid, withSpan("PgJobQueue.cancel")),
         // The interrupted claim is not an attempt.
         release: (id) =>
           Clock.currentTimeMillis.pipe(
@@ -265,14 +266,14 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
             ),
             Effect.asVoid,
             Effect.orDie,
-            Effect.withSpan("PgJobQueue.release")
+            withSpan("PgJobQueue.release")
           ),
-        waitForWork: (lane, maxWait) => wakeups.wait(lane, maxWait).pipe(Effect.withSpan("PgJobQueue.waitForWork")),
+        waitForWork: (lane, maxWait) => wakeups.wait(lane, maxWait).pipe(withSpan("PgJobQueue.waitForWork")),
         get: (id) =>
           sql`SELECT * FROM jobs WHERE id = ${id}`.pipe(
             Effect.flatMap(jobRows.first),
             Effect.orDie,
-            Effect.withSpan("PgJobQueue.get")
+            withSpan("PgJobQueue.get")
           ),
         // A running job's lease is expired once locked_until < now, so it is claimable from locked_until + 1.
         nextRunAt: (lane) =>
@@ -283,7 +284,7 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
             Effect.flatMap(nextRunRows.first),
             Effect.map(Option.flatMap((row) => Option.fromNullable(row.next))),
             Effect.orDie,
-            Effect.withSpan("PgJobQueue.nextRunAt")
+            withSpan("PgJobQueue.nextRunAt")
           ),
         // Finished jobs are most of the table: naming the lanes and statuses lets jobs_due (lane, status, …) reach only the rows counted.
         laneStats: (now) => {
@@ -305,7 +306,7 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
               })
             ),
             Effect.orDie,
-            Effect.withSpan("PgJobQueue.laneStats")
+            withSpan("PgJobQueue.laneStats")
           )
         },
         listRunning: (now) =>
@@ -314,7 +315,7 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
             // The query chose these rows; the guard tells the type so.
             Effect.map((jobs) => jobs.filter((job) => holdsLease(job, now))),
             Effect.orDie,
-            Effect.withSpan("PgJobQueue.listRunning")
+            withSpan("PgJobQueue.listRunning")
           ),
         requeueDead: (id, runAt) =>
           sql`WITH changed AS (
@@ -325,7 +326,7 @@ export const PgJobQueueLive = (options: PgJobQueueOptions = {}) =>
             Effect.flatMap(idRows.all),
             Effect.map((rows) => rows.length > 0),
             Effect.orDie,
-            Effect.withSpan("PgJobQueue.requeueDead")
+            withSpan("PgJobQueue.requeueDead")
           )
       })
     })

@@ -8,6 +8,7 @@ import { Ledger, type LedgerEntry, type NewLedgerEntry } from "../../domain/port
 import { pgBalanceChain } from "./pg-balance-chain.ts"
 import { rowDecoder } from "./pg-rows.ts"
 import { IsoFromDate, NumberFromBigint } from "./pg-values.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const EntryRow = Schema.Struct({
   id: Schema.String,
@@ -48,23 +49,23 @@ export const PgLedgerLive = Layer.effect(
       refuse: (shortfall) => new InsufficientCredits(shortfall)
     })
     return Ledger.of({
-      balance: (workspaceId) => chain.balance(workspaceId).pipe(Effect.withSpan("PgLedger.balance")),
-      post: (entry) => chain.post(entry).pipe(Effect.withSpan("PgLedger.post")),
+      balance: (workspaceId) => chain.balance(workspaceId).pipe(withSpan("PgLedger.balance")),
+      post: (entry) => chain.post(entry).pipe(withSpan("PgLedger.post")),
       entriesForWork: (workKey) =>
         sql`SELECT * FROM ledger WHERE work_key = ${workKey} ORDER BY seq`.pipe(
           Effect.flatMap(entryRows.all),
           Effect.orDie,
-          Effect.withSpan("PgLedger.entriesForWork")
+          withSpan("PgLedger.entriesForWork")
         ),
       list: (workspaceId) =>
         sql`SELECT * FROM ledger WHERE workspace_id = ${workspaceId} ORDER BY seq`.pipe(
           Effect.flatMap(entryRows.all),
           Effect.orDie,
-          Effect.withSpan("PgLedger.list")
+          withSpan("PgLedger.list")
         ),
       page: ({ cursor, limit, videoId, workspaceId }) =>
         chain.page({ workspaceId, where: videoId === undefined ? [] : [sql`video_id = ${videoId}`], limit, cursor }).pipe(
-          Effect.withSpan("PgLedger.page")
+          withSpan("PgLedger.page")
         )
     })
   })

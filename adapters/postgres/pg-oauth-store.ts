@@ -6,6 +6,7 @@ import { OAuthStore, type OAuthTokenKind, type SingleUse } from "../../domain/po
 import { firstRow, rowDecoder, type RowDecoder } from "./pg-rows.ts"
 import { IsoFromDate, jsonText, NumberFromBigint } from "./pg-values.ts"
 import { JOINED_WORKSPACE_COLUMNS, joinedWorkspaceRows } from "./pg-workspace-store.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const RedirectUris = Schema.Array(Schema.String)
 /** The client's registration as it sent it (RFC 7591): any JSON object. */
@@ -142,35 +143,35 @@ export const PgOAuthStoreLive = Layer.effect(
           VALUES (${c.id}, ${c.name}, ${jsonText(c.redirectUris)}, ${jsonText(c.metadata)}, ${c.createdAt})`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgOAuthStore.insertClient")
+          withSpan("PgOAuthStore.insertClient")
         ),
       saveClient: (c) =>
         sql`INSERT INTO oauth_clients (id, name, redirect_uris, metadata, created_at)
           VALUES (${c.id}, ${c.name}, ${jsonText(c.redirectUris)}, ${jsonText(c.metadata)}, ${c.createdAt})
           ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, redirect_uris = EXCLUDED.redirect_uris,
-            metadata = EXCLUDED.metadata`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgOAuthStore.saveClient")),
+            metadata = EXCLUDED.metadata`.pipe(Effect.asVoid, Effect.orDie, withSpan("PgOAuthStore.saveClient")),
       getClient: (id) =>
         sql`SELECT * FROM oauth_clients WHERE id = ${id}`.pipe(
           Effect.flatMap(clientRows.first),
           Effect.orDie,
-          Effect.withSpan("PgOAuthStore.getClient")
+          withSpan("PgOAuthStore.getClient")
         ),
       insertGrant: (g) =>
         sql`INSERT INTO oauth_grants (id, client_id, user_id, workspace_id, resource, scope, created_at, revoked_at)
           VALUES (${g.id}, ${g.clientId}, ${g.userId}, ${g.workspaceId}, ${g.resource}, ${g.scope}, ${g.createdAt},
-            ${g.revokedAt})`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgOAuthStore.insertGrant")),
+            ${g.revokedAt})`.pipe(Effect.asVoid, Effect.orDie, withSpan("PgOAuthStore.insertGrant")),
       getGrant: (id) =>
         sql`SELECT * FROM oauth_grants WHERE id = ${id}`.pipe(
           Effect.flatMap(grantRows.first),
           Effect.orDie,
-          Effect.withSpan("PgOAuthStore.getGrant")
+          withSpan("PgOAuthStore.getGrant")
         ),
       // The first revocation time stands.
       revokeGrant: (id, at) =>
         sql`UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, ${at}) WHERE id = ${id}`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgOAuthStore.revokeGrant")
+          withSpan("PgOAuthStore.revokeGrant")
         ),
       grantsOfUser: (userId) =>
         sql`SELECT g.*, c.name AS client_name, c.redirect_uris AS client_redirect_uris,
@@ -182,24 +183,24 @@ export const PgOAuthStoreLive = Layer.effect(
           ORDER BY g.created_at DESC, g.id DESC`.pipe(
           Effect.flatMap((rows) => Effect.forEach(rows, grantView)),
           Effect.orDie,
-          Effect.withSpan("PgOAuthStore.grantsOfUser")
+          withSpan("PgOAuthStore.grantsOfUser")
         ),
       insertCode: (c) =>
         sql`INSERT INTO oauth_codes (hash, grant_id, redirect_uri, code_challenge, created_at, expires_at, used_at)
           VALUES (${c.hash}, ${c.grantId}, ${c.redirectUri}, ${c.codeChallenge}, ${c.createdAt}, ${c.expiresAt},
-            ${c.usedAt})`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgOAuthStore.insertCode")),
+            ${c.usedAt})`.pipe(Effect.asVoid, Effect.orDie, withSpan("PgOAuthStore.insertCode")),
       consumeCode: (hash, at) =>
         singleUse(
           sql`UPDATE oauth_codes SET used_at = ${at} WHERE hash = ${hash} AND used_at IS NULL RETURNING *`,
           sql`SELECT * FROM oauth_codes WHERE hash = ${hash}`,
           codeRows
-        ).pipe(Effect.orDie, Effect.withSpan("PgOAuthStore.consumeCode")),
+        ).pipe(Effect.orDie, withSpan("PgOAuthStore.consumeCode")),
       insertToken: (t) =>
         sql`INSERT INTO oauth_tokens (hash, grant_id, kind, created_at, expires_at, used_at)
           VALUES (${t.hash}, ${t.grantId}, ${t.kind}, ${t.createdAt}, ${t.expiresAt}, ${t.usedAt})`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgOAuthStore.insertToken")
+          withSpan("PgOAuthStore.insertToken")
         ),
       // An access token is never used up: to this method it is Unknown.
       useRefreshToken: (hash, at) =>
@@ -208,12 +209,12 @@ export const PgOAuthStoreLive = Layer.effect(
             WHERE hash = ${hash} AND kind = 'refresh' AND used_at IS NULL RETURNING *`,
           sql`SELECT * FROM oauth_tokens WHERE hash = ${hash} AND kind = 'refresh'`,
           tokenRows
-        ).pipe(Effect.orDie, Effect.withSpan("PgOAuthStore.useRefreshToken")),
+        ).pipe(Effect.orDie, withSpan("PgOAuthStore.useRefreshToken")),
       findToken: (hash) =>
         sql`SELECT * FROM oauth_tokens WHERE hash = ${hash}`.pipe(
           Effect.flatMap(tokenRows.first),
           Effect.orDie,
-          Effect.withSpan("PgOAuthStore.findToken")
+          withSpan("PgOAuthStore.findToken")
         ),
       findAccessGrant: (hash) =>
         sql`SELECT t.*, g.client_id AS grant_client_id, g.user_id AS grant_user_id,
@@ -225,7 +226,7 @@ export const PgOAuthStoreLive = Layer.effect(
           WHERE t.hash = ${hash} AND t.kind = 'access'`.pipe(
           Effect.flatMap((rows) => firstRow(rows, accessGrant)),
           Effect.orDie,
-          Effect.withSpan("PgOAuthStore.findAccessGrant")
+          withSpan("PgOAuthStore.findAccessGrant")
         ),
       // One statement, so one round trip; the expiry indexes of migration 0021 find the rows.
       deleteExpired: (at) =>
@@ -236,7 +237,7 @@ export const PgOAuthStoreLive = Layer.effect(
             (SELECT count(*) FROM sessions) AS sessions`.pipe(
           Effect.flatMap(([row]) => sweptRows.one(row)),
           Effect.orDie,
-          Effect.withSpan("PgOAuthStore.deleteExpired")
+          withSpan("PgOAuthStore.deleteExpired")
         ),
       // A grant made meanwhile holds its client (the foreign key): this delete then fails, and the next sweep tries again.
       deleteUnusedClients: (createdBy) =>
@@ -249,7 +250,7 @@ export const PgOAuthStoreLive = Layer.effect(
           Effect.flatMap(([row]) => countRows.one(row)),
           Effect.map((row) => row.count),
           Effect.orDie,
-          Effect.withSpan("PgOAuthStore.deleteUnusedClients")
+          withSpan("PgOAuthStore.deleteUnusedClients")
         )
     }))
 )

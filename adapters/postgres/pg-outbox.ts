@@ -5,6 +5,7 @@ import { type DeliveryAttempt, Outbox, type OutboxEvent } from "../../domain/por
 import { WebhookEventName } from "../../domain/video.ts"
 import { rowDecoder } from "./pg-rows.ts"
 import { IsoFromDate, jsonText } from "./pg-values.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const EventRow = Schema.Struct({
   id: Schema.String,
@@ -45,19 +46,19 @@ export const PgOutboxLive = Layer.effect(
           RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0 ? Option.some(e) : Option.none()),
           Effect.orDie,
-          Effect.withSpan("PgOutbox.add")
+          withSpan("PgOutbox.add")
         ),
       get: (id) =>
         sql`SELECT * FROM outbox_events WHERE id = ${id}`.pipe(
           Effect.flatMap(eventRows.first),
           Effect.orDie,
-          Effect.withSpan("PgOutbox.get")
+          withSpan("PgOutbox.get")
         ),
       setState: (id, state) =>
         sql`UPDATE outbox_events SET state = ${state} WHERE id = ${id}`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgOutbox.setState")
+          withSpan("PgOutbox.setState")
         ),
       pending: (deliveries) =>
         sql`SELECT asked.ord, e.*, (SELECT count(*)::int FROM delivery_attempts a WHERE a.event_id = e.id AND a.series = asked.series)
@@ -73,7 +74,7 @@ export const PgOutboxLive = Layer.effect(
             return deliveries.map((_, i) => Option.fromNullable(byPlace.get(i)))
           }),
           Effect.orDie,
-          Effect.withSpan("PgOutbox.pending")
+          withSpan("PgOutbox.pending")
         ),
       // One statement: the attempts and the states they leave their events in land together.
       recordAttempts: (recorded) => {
@@ -88,19 +89,19 @@ export const PgOutboxLive = Layer.effect(
           FROM unnest(${recorded.map(({ attempt }) => attempt.eventId)}::text[], ${recorded.map(({ settles }) => settles ?? null)}::text[])
             AS settled(id, state)
           WHERE outbox_events.id = settled.id AND settled.state IS NOT NULL`
-          .pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgOutbox.recordAttempts"))
+          .pipe(Effect.asVoid, Effect.orDie, withSpan("PgOutbox.recordAttempts"))
       },
       attempts: (eventId) =>
         sql`SELECT * FROM delivery_attempts WHERE event_id = ${eventId} ORDER BY series, attempt, seq`.pipe(
           Effect.flatMap(attemptRows.all),
           Effect.orDie,
-          Effect.withSpan("PgOutbox.attempts")
+          withSpan("PgOutbox.attempts")
         ),
       forSubject: (subjectId) =>
         sql`SELECT * FROM outbox_events WHERE subject_id = ${subjectId} ORDER BY seq`.pipe(
           Effect.flatMap(eventRows.all),
           Effect.orDie,
-          Effect.withSpan("PgOutbox.forSubject")
+          withSpan("PgOutbox.forSubject")
         ),
       // The cursor is the id of the page's last event; an id that is not the subject's matches nothing.
       deliveryLog: ({ cursor, limit, subjectId }) =>
@@ -121,6 +122,6 @@ export const PgOutboxLive = Layer.effect(
             items: events.map((event) => ({ event, attempts: attempts.filter((a) => a.eventId === event.id) })),
             nextCursor: rows.length > limit && last !== undefined ? last.id : null
           }
-        }).pipe(Effect.orDie, Effect.withSpan("PgOutbox.deliveryLog"))
+        }).pipe(Effect.orDie, withSpan("PgOutbox.deliveryLog"))
     }))
 )

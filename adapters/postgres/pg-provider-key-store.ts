@@ -5,6 +5,7 @@ import { ProviderKeyStore } from "../../domain/ports/provider-key-store.ts"
 import { Provider } from "../../domain/provider-key.ts"
 import { rowDecoder } from "./pg-rows.ts"
 import { IsoFromDate } from "./pg-values.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const ProviderKeyRow = Schema.Struct({
   workspace_id: Schema.String,
@@ -27,25 +28,25 @@ export const PgProviderKeyStoreLive = Layer.effect(
             SET sealed_key = EXCLUDED.sealed_key, last_four = EXCLUDED.last_four, created_at = EXCLUDED.created_at`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgProviderKeyStore.put")
+          withSpan("PgProviderKeyStore.put")
         ),
       get: (workspaceId, provider) =>
         sql`SELECT * FROM provider_keys WHERE workspace_id = ${workspaceId} AND provider = ${provider}`.pipe(
           Effect.flatMap(providerKeyRows.first),
           Effect.orDie,
-          Effect.withSpan("PgProviderKeyStore.get")
+          withSpan("PgProviderKeyStore.get")
         ),
       list: (workspaceId) =>
         sql`SELECT * FROM provider_keys WHERE workspace_id = ${workspaceId} ORDER BY provider COLLATE "C"`.pipe(
           Effect.flatMap(providerKeyRows.all),
           Effect.orDie,
-          Effect.withSpan("PgProviderKeyStore.list")
+          withSpan("PgProviderKeyStore.list")
         ),
       remove: (workspaceId, provider) =>
         sql`DELETE FROM provider_keys WHERE workspace_id = ${workspaceId} AND provider = ${provider} RETURNING provider`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie,
-          Effect.withSpan("PgProviderKeyStore.remove")
+          withSpan("PgProviderKeyStore.remove")
         )
     }))
 )

@@ -5,6 +5,7 @@ import { CaptionStyle } from "../../domain/captions.ts"
 import { TemplateStore } from "../../domain/ports/template-store.ts"
 import { rowDecoder } from "./pg-rows.ts"
 import { IsoFromDate, jsonText, NumberFromBigint } from "./pg-values.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const TemplateRow = Schema.Struct({
   id: Schema.Number,
@@ -27,26 +28,26 @@ export const PgTemplateStoreLive = Layer.effect(
           Effect.flatMap((rows) => templateIdRows.one(rows[0])),
           Effect.map((row) => row.id),
           Effect.orDie,
-          Effect.withSpan("PgTemplateStore.nextId")
+          withSpan("PgTemplateStore.nextId")
         ),
       insert: (t) =>
         sql`INSERT INTO caption_templates (id, workspace_id, name, built_in, style, created_at)
           VALUES (${t.id}, ${t.workspaceId}, ${t.name}, ${t.builtIn}, ${jsonText(t.style)}, ${t.createdAt})`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgTemplateStore.insert")
+          withSpan("PgTemplateStore.insert")
         ),
       list: (workspaceId) =>
         sql`SELECT * FROM caption_templates WHERE workspace_id = ${workspaceId} ORDER BY id`.pipe(
           Effect.flatMap(templateRows.all),
           Effect.orDie,
-          Effect.withSpan("PgTemplateStore.list")
+          withSpan("PgTemplateStore.list")
         ),
       get: (workspaceId, id) =>
         sql`SELECT * FROM caption_templates WHERE id = ${id} AND workspace_id = ${workspaceId}`.pipe(
           Effect.flatMap(templateRows.first),
           Effect.orDie,
-          Effect.withSpan("PgTemplateStore.get")
+          withSpan("PgTemplateStore.get")
         ),
       // Only within the template's own workspace.
       update: (t) =>
@@ -55,13 +56,13 @@ export const PgTemplateStoreLive = Layer.effect(
           WHERE id = ${t.id} AND workspace_id = ${t.workspaceId}`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgTemplateStore.update")
+          withSpan("PgTemplateStore.update")
         ),
       remove: (workspaceId, id) =>
         sql`DELETE FROM caption_templates WHERE id = ${id} AND workspace_id = ${workspaceId} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie,
-          Effect.withSpan("PgTemplateStore.remove")
+          withSpan("PgTemplateStore.remove")
         )
     }))
 )

@@ -3,6 +3,7 @@
 import { SqlClient, SqlError } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { Transactor } from "../../domain/ports/transactor.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export const PgTransactorLive = Layer.effect(
   Transactor,
@@ -12,7 +13,7 @@ export const PgTransactorLive = Layer.effect(
       atomically: (self) =>
         sql.withTransaction(self).pipe(
           Effect.catchIf((e): e is SqlError.SqlError => e instanceof SqlError.SqlError, Effect.die),
-          Effect.withSpan("PgTransactor.atomically")
+          withSpan("PgTransactor.atomically")
         )
     }))
 )

@@ -6,6 +6,7 @@ import { UploadStore } from "../../domain/ports/upload-store.ts"
 import { decodeListCursor, encodeListCursor } from "../video-list-cursor.ts"
 import { rowDecoder } from "./pg-rows.ts"
 import { IsoFromDate, NumberFromBigint } from "./pg-values.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const UploadRow = Schema.Struct({
   key: Schema.String,
@@ -34,17 +35,17 @@ export const PgUploadStoreLive = Layer.effect(
       insert: (u) =>
         sql`INSERT INTO uploads (key, workspace_id, kind, name, content_type, bytes, width, height, duration_seconds, created_at)
           VALUES (${u.key}, ${u.workspaceId}, ${u.kind}, ${u.name}, ${u.contentType}, ${u.bytes}, ${u.width}, ${u.height},
-            ${u.durationSeconds}, ${u.createdAt})`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgUploadStore.insert")),
+            ${u.durationSeconds}, ${u.createdAt})`.pipe(Effect.asVoid, Effect.orDie, withSpan("PgUploadStore.insert")),
       get: (workspaceId, key) =>
         sql`SELECT * FROM uploads WHERE key = ${key} AND workspace_id = ${workspaceId}`.pipe(
           Effect.flatMap(uploadRows.first),
           Effect.orDie,
-          Effect.withSpan("PgUploadStore.get")
+          withSpan("PgUploadStore.get")
         ),
       list: ({ cursor, limit, workspaceId }) => {
         // A cursor this adapter did not make points past the end: an empty page rather than a restart.
         const after = cursor === undefined ? Option.some(undefined) : decodeListCursor(cursor)
-        if (Option.isNone(after)) return Effect.succeed({ items: [], nextCursor: null }).pipe(Effect.withSpan("PgUploadStore.list"))
+        if (Option.isNone(after)) return Effect.succeed({ items: [], nextCursor: null }).pipe(withSpan("PgUploadStore.list"))
         const conditions = [
           sql`workspace_id = ${workspaceId}`,
           ...(after.value === undefined ? [] : [sql`(created_at, key) < (${after.value.createdAt}::timestamptz, ${after.value.id})`])
@@ -61,7 +62,7 @@ export const PgUploadStoreLive = Layer.effect(
             })
           ),
           Effect.orDie,
-          Effect.withSpan("PgUploadStore.list")
+          withSpan("PgUploadStore.list")
         )
       }
     }))

@@ -5,6 +5,7 @@ import { type MemberRole, UserStore } from "../../domain/ports/user-store.ts"
 import { firstRow, rowDecoder } from "./pg-rows.ts"
 import { IsoFromDate } from "./pg-values.ts"
 import { workspaceRows } from "./pg-workspace-store.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const UserRow = Schema.Struct({
   id: Schema.String,
@@ -48,26 +49,26 @@ export const PgUserStoreLive = Layer.effect(
           VALUES (${u.id}, ${u.email}, ${u.passwordHash}, ${u.createdAt})`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgUserStore.insertUser")
+          withSpan("PgUserStore.insertUser")
         ),
       updateUser: (u) =>
         sql`UPDATE users SET email = ${u.email}, password_hash = ${u.passwordHash} WHERE id = ${u.id}`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgUserStore.updateUser")
+          withSpan("PgUserStore.updateUser")
         ),
       getUser: (id) =>
         sql`SELECT * FROM users WHERE id = ${id}`.pipe(
           Effect.flatMap(userRows.first),
           Effect.orDie,
-          Effect.withSpan("PgUserStore.getUser")
+          withSpan("PgUserStore.getUser")
         ),
       // Lower-cased here rather than with SQL lower(), so that both adapters fold case the same way.
       findUserByEmail: (email) =>
         sql`SELECT * FROM users WHERE email = ${email.toLowerCase()}`.pipe(
           Effect.flatMap(userRows.first),
           Effect.orDie,
-          Effect.withSpan("PgUserStore.findUserByEmail")
+          withSpan("PgUserStore.findUserByEmail")
         ),
       // A repeated membership takes the new role and keeps when it began.
       addMembership: (m) =>
@@ -76,7 +77,7 @@ export const PgUserStoreLive = Layer.effect(
           ON CONFLICT (user_id, workspace_id) DO UPDATE SET role = EXCLUDED.role`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgUserStore.addMembership")
+          withSpan("PgUserStore.addMembership")
         ),
       // "C" collation: names sort in code-unit order, as the memory adapter sorts them.
       workspacesOf: (userId) =>
@@ -84,27 +85,27 @@ export const PgUserStoreLive = Layer.effect(
           WHERE m.user_id = ${userId} ORDER BY w.name COLLATE "C", w.id COLLATE "C"`.pipe(
           Effect.flatMap((rows) => Effect.forEach(rows, memberWorkspace)),
           Effect.orDie,
-          Effect.withSpan("PgUserStore.workspacesOf")
+          withSpan("PgUserStore.workspacesOf")
         ),
       insertSession: (s) =>
         sql`INSERT INTO sessions (hash, user_id, created_at, expires_at)
           VALUES (${s.hash}, ${s.userId}, ${s.createdAt}, ${s.expiresAt})`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgUserStore.insertSession")
+          withSpan("PgUserStore.insertSession")
         ),
       findSession: (hash) =>
         sql`SELECT s.*, u.email, u.password_hash, u.created_at AS user_created_at
           FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.hash = ${hash}`.pipe(
           Effect.flatMap((rows) => firstRow(rows, sessionWithUser)),
           Effect.orDie,
-          Effect.withSpan("PgUserStore.findSession")
+          withSpan("PgUserStore.findSession")
         ),
       deleteSession: (hash) =>
         sql`DELETE FROM sessions WHERE hash = ${hash}`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgUserStore.deleteSession")
+          withSpan("PgUserStore.deleteSession")
         )
     }))
 )

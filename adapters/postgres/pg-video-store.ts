@@ -17,6 +17,7 @@ import { ExportState, Status, Step, VideoKind } from "../../domain/video.ts"
 import { rowDecoder, rowsWithIds } from "./pg-rows.ts"
 import { IsoFromDate, jsonText, jsonTextOrNull } from "./pg-values.ts"
 import { decodeListCursor, encodeListCursor } from "../video-list-cursor.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const VideoRow = Schema.Struct({
   id: Schema.String,
@@ -95,14 +96,14 @@ const videoDocument = <A, I>(sql: SqlClient.SqlClient, table: string, column: st
         ON CONFLICT (video_id) DO UPDATE SET ${sql(column)} = EXCLUDED.${sql(column)}`.pipe(
         Effect.asVoid,
         Effect.orDie,
-        Effect.withSpan(`PgVideoStore.save${spanName}`)
+        withSpan(`PgVideoStore.save${spanName}`)
       ),
     get: (videoId: string) =>
       sql`SELECT ${sql(column)} FROM ${sql(table)} WHERE video_id = ${videoId}`.pipe(
         Effect.flatMap(rows.first),
         Effect.map(Option.map((row) => row.value)),
         Effect.orDie,
-        Effect.withSpan(`PgVideoStore.get${spanName}`)
+        withSpan(`PgVideoStore.get${spanName}`)
       )
   }
 }
@@ -125,33 +126,33 @@ export const PgVideoStoreLive = Layer.effect(
             ${v.error}, ${jsonTextOrNull(v.export)}, ${v.mediaDeletedAt}, ${jsonText(v.replacedFileIds)}, ${v.language}, ${v.transcript})`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgVideoStore.insert")
+          withSpan("PgVideoStore.insert")
         ),
       get: (workspaceId, id) =>
         sql`SELECT * FROM videos WHERE id = ${id} AND workspace_id = ${workspaceId}`.pipe(
           Effect.flatMap(videoRows.first),
           Effect.orDie,
-          Effect.withSpan("PgVideoStore.get", { captureStackTrace: false })
+          withSpan("PgVideoStore.get", { captureStackTrace: false })
         ),
       getById: (id) =>
         sql`SELECT * FROM videos WHERE id = ${id}`.pipe(
           Effect.flatMap(videoRows.first),
           Effect.orDie,
-          Effect.withSpan("PgVideoStore.getById")
+          withSpan("PgVideoStore.getById")
         ),
       getManyById: (ids) =>
-        rowsWithIds(sql, videoRows, ids).pipe(Effect.withSpan("PgVideoStore.getManyById", { attributes: { videos: ids.length } })),
+        rowsWithIds(sql, videoRows, ids).pipe(withSpan("PgVideoStore.getManyById", { attributes: { videos: ids.length } })),
       getForUpdate: (id) =>
         sql`SELECT * FROM videos WHERE id = ${id} FOR UPDATE`.pipe(
           Effect.flatMap(videoRows.first),
           Effect.orDie,
-          Effect.withSpan("PgVideoStore.getForUpdate")
+          withSpan("PgVideoStore.getForUpdate")
         ),
       findByEditorToken: (token) =>
         sql`SELECT * FROM videos WHERE editor_token = ${token}`.pipe(
           Effect.flatMap(videoRows.first),
           Effect.orDie,
-          Effect.withSpan("PgVideoStore.findByEditorToken")
+          withSpan("PgVideoStore.findByEditorToken")
         ),
       update: (v) =>
         sql`UPDATE videos SET workspace_id = ${v.workspaceId}, kind = ${v.kind}, status = ${v.status}, step = ${v.step},
@@ -163,12 +164,12 @@ export const PgVideoStoreLive = Layer.effect(
             duration_seconds = ${v.durationSeconds}, cut_seconds = ${v.cutSeconds}, width = ${v.width}, height = ${v.height}, error = ${v.error},
             export = ${jsonTextOrNull(v.export)}, media_deleted_at = ${v.mediaDeletedAt},
             replaced_file_ids = ${jsonText(v.replacedFileIds)}, language = ${v.language}, transcript = ${v.transcript}
-          WHERE id = ${v.id}`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgVideoStore.update")),
+          WHERE id = ${v.id}`.pipe(Effect.asVoid, Effect.orDie, withSpan("PgVideoStore.update")),
       list: ({ cursor, limit, status, workspaceId }) => {
         // A cursor this adapter did not make points past the end: an empty page rather than a restart.
         const after = cursor === undefined ? Option.some(undefined) : decodeListCursor(cursor)
         if (Option.isNone(after)) {
-          return Effect.succeed({ items: [], nextCursor: null }).pipe(Effect.withSpan("PgVideoStore.list"))
+          return Effect.succeed({ items: [], nextCursor: null }).pipe(withSpan("PgVideoStore.list"))
         }
         const conditions = [
           sql`workspace_id = ${workspaceId}`,
@@ -187,7 +188,7 @@ export const PgVideoStoreLive = Layer.effect(
             })
           ),
           Effect.orDie,
-          Effect.withSpan("PgVideoStore.list")
+          withSpan("PgVideoStore.list")
         )
       },
       saveWords: words.save,
@@ -204,13 +205,13 @@ export const PgVideoStoreLive = Layer.effect(
             reframe = EXCLUDED.reframe, framing = EXCLUDED.framing`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgVideoStore.saveCaptionEdits")
+          withSpan("PgVideoStore.saveCaptionEdits")
         ),
       getCaptionEdits: (videoId) =>
         sql`SELECT revision, line_starts, style, hook, platform, emphasis, emoji, trim, cuts, reframe, framing FROM video_caption_edits WHERE video_id = ${videoId}`.pipe(
           Effect.flatMap(captionEditsRows.first),
           Effect.orDie,
-          Effect.withSpan("PgVideoStore.getCaptionEdits")
+          withSpan("PgVideoStore.getCaptionEdits")
         ),
       saveFaceAnalysis: faceAnalyses.save,
       getFaceAnalysis: faceAnalyses.get

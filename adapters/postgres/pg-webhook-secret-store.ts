@@ -5,6 +5,7 @@ import { Effect, Layer, Schema } from "effect"
 import { WebhookSecretStore } from "../../domain/ports/webhook-secret-store.ts"
 import { rowDecoder } from "./pg-rows.ts"
 import { IsoFromDate } from "./pg-values.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const WebhookSecretRow = Schema.Struct({
   id: Schema.String,
@@ -33,18 +34,18 @@ export const PgWebhookSecretStoreLive = Layer.effect(
           yield* sql`INSERT INTO webhook_secrets (id, workspace_id, secret, created_at, expires_at)
             VALUES (${s.id}, ${s.workspaceId}, ${s.secret}, ${s.createdAt}, ${s.expiresAt})`
           return true
-        }).pipe(sql.withTransaction, Effect.orDie, Effect.withSpan("PgWebhookSecretStore.add")),
+        }).pipe(sql.withTransaction, Effect.orDie, withSpan("PgWebhookSecretStore.add")),
       list: (workspaceId) =>
         sql`SELECT * FROM webhook_secrets WHERE workspace_id = ${workspaceId} ORDER BY created_at, id COLLATE "C"`.pipe(
           Effect.flatMap(secretRows.all),
           Effect.orDie,
-          Effect.withSpan("PgWebhookSecretStore.list")
+          withSpan("PgWebhookSecretStore.list")
         ),
       get: (workspaceId, id) =>
         sql`SELECT * FROM webhook_secrets WHERE id = ${id} AND workspace_id = ${workspaceId}`.pipe(
           Effect.flatMap(secretRows.first),
           Effect.orDie,
-          Effect.withSpan("PgWebhookSecretStore.get")
+          withSpan("PgWebhookSecretStore.get")
         ),
       setExpiry: (workspaceId, id, expiresAt, at) =>
         sql`UPDATE webhook_secrets SET expires_at = ${expiresAt}
@@ -52,13 +53,13 @@ export const PgWebhookSecretStoreLive = Layer.effect(
           RETURNING *`.pipe(
           Effect.flatMap(secretRows.first),
           Effect.orDie,
-          Effect.withSpan("PgWebhookSecretStore.setExpiry")
+          withSpan("PgWebhookSecretStore.setExpiry")
         ),
       remove: (workspaceId, id) =>
         sql`DELETE FROM webhook_secrets WHERE id = ${id} AND workspace_id = ${workspaceId} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie,
-          Effect.withSpan("PgWebhookSecretStore.remove")
+          withSpan("PgWebhookSecretStore.remove")
         ),
       replaceAll: (workspaceId, secrets) =>
         Effect.gen(function*() {
@@ -68,6 +69,6 @@ export const PgWebhookSecretStoreLive = Layer.effect(
             yield* sql`INSERT INTO webhook_secrets (id, workspace_id, secret, created_at, expires_at)
               VALUES (${s.id}, ${s.workspaceId}, ${s.secret}, ${s.createdAt}, ${s.expiresAt})`
           }
-        }).pipe(sql.withTransaction, Effect.orDie, Effect.withSpan("PgWebhookSecretStore.replaceAll"))
+        }).pipe(sql.withTransaction, Effect.orDie, withSpan("PgWebhookSecretStore.replaceAll"))
     }))
 )

@@ -5,6 +5,7 @@ import { Plan } from "../../domain/plans.ts"
 import { WorkspaceStore } from "../../domain/ports/workspace-store.ts"
 import { firstRow, rowDecoder } from "./pg-rows.ts"
 import { IsoFromDate } from "./pg-values.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const WorkspaceRow = Schema.Struct({
   id: Schema.String,
@@ -81,18 +82,18 @@ export const PgWorkspaceStoreLive = Layer.effect(
           VALUES (${w.id}, ${w.name}, ${w.ownerEmail}, ${w.plan}, ${w.byok}, ${w.lastTemplateId}, ${w.createdAt})`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgWorkspaceStore.insert")
+          withSpan("PgWorkspaceStore.insert")
         ),
       get: (id) =>
         sql`SELECT * FROM workspaces WHERE id = ${id}`.pipe(
           Effect.flatMap(workspaceRows.first),
           Effect.orDie,
-          Effect.withSpan("PgWorkspaceStore.get")
+          withSpan("PgWorkspaceStore.get")
         ),
       update: (w) =>
         sql`UPDATE workspaces SET name = ${w.name}, owner_email = ${w.ownerEmail}, plan = ${w.plan}, byok = ${w.byok},
             last_template_id = ${w.lastTemplateId}, created_at = ${w.createdAt}
-          WHERE id = ${w.id}`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("PgWorkspaceStore.update")),
+          WHERE id = ${w.id}`.pipe(Effect.asVoid, Effect.orDie, withSpan("PgWorkspaceStore.update")),
       // "C" collation: ids in code-unit order, as the memory adapter sorts them.
       listCreatedBefore: ({ afterId, createdBefore, limit }) =>
         sql`SELECT * FROM workspaces
@@ -100,54 +101,54 @@ export const PgWorkspaceStoreLive = Layer.effect(
           ORDER BY id COLLATE "C" LIMIT ${limit}`.pipe(
           Effect.flatMap(workspaceRows.all),
           Effect.orDie,
-          Effect.withSpan("PgWorkspaceStore.listCreatedBefore")
+          withSpan("PgWorkspaceStore.listCreatedBefore")
         ),
       insertToken: (t) =>
         sql`INSERT INTO api_tokens (id, workspace_id, hash, label, created_at, revoked_at)
           VALUES (${t.id}, ${t.workspaceId}, ${t.hash}, ${t.label}, ${t.createdAt}, ${t.revokedAt})`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgWorkspaceStore.insertToken")
+          withSpan("PgWorkspaceStore.insertToken")
         ),
       findTokenByHash: (hash) =>
         sql`SELECT * FROM api_tokens WHERE hash = ${hash}`.pipe(
           Effect.flatMap(tokenRows.first),
           Effect.orDie,
-          Effect.withSpan("PgWorkspaceStore.findTokenByHash")
+          withSpan("PgWorkspaceStore.findTokenByHash")
         ),
       findTokenWithWorkspace: (hash) =>
         sql`SELECT t.*, ${sql.literal(JOINED_WORKSPACE_COLUMNS)}
           FROM api_tokens t JOIN workspaces w ON w.id = t.workspace_id WHERE t.hash = ${hash}`.pipe(
           Effect.flatMap((rows) => firstRow(rows, tokenWithWorkspace)),
           Effect.orDie,
-          Effect.withSpan("PgWorkspaceStore.findTokenWithWorkspace", { captureStackTrace: false })
+          withSpan("PgWorkspaceStore.findTokenWithWorkspace", { captureStackTrace: false })
         ),
       getToken: (id) =>
         sql`SELECT * FROM api_tokens WHERE id = ${id}`.pipe(
           Effect.flatMap(tokenRows.first),
           Effect.orDie,
-          Effect.withSpan("PgWorkspaceStore.getToken")
+          withSpan("PgWorkspaceStore.getToken")
         ),
       // The first revocation time stands.
       revokeToken: (id, at) =>
         sql`UPDATE api_tokens SET revoked_at = COALESCE(revoked_at, ${at}) WHERE id = ${id}`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgWorkspaceStore.revokeToken")
+          withSpan("PgWorkspaceStore.revokeToken")
         ),
       getVocabulary: (workspaceId) =>
         sql`SELECT workspace_id, terms FROM workspace_vocabularies WHERE workspace_id = ${workspaceId}`.pipe(
           Effect.flatMap(vocabularyRows.first),
           Effect.map(Option.match({ onNone: () => [], onSome: (row) => row.terms })),
           Effect.orDie,
-          Effect.withSpan("PgWorkspaceStore.getVocabulary")
+          withSpan("PgWorkspaceStore.getVocabulary")
         ),
       setVocabulary: (workspaceId, terms) =>
         sql`INSERT INTO workspace_vocabularies (workspace_id, terms) VALUES (${workspaceId}, ${JSON.stringify(terms)}::jsonb)
           ON CONFLICT (workspace_id) DO UPDATE SET terms = EXCLUDED.terms`.pipe(
           Effect.asVoid,
           Effect.orDie,
-          Effect.withSpan("PgWorkspaceStore.setVocabulary")
+          withSpan("PgWorkspaceStore.setVocabulary")
         )
     }))
 )

@@ -5,6 +5,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto"
 import { Effect } from "effect"
 import { SecretBox, type SecretBoxShape, UnreadableSecret } from "../../domain/ports/secret-box.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export const SECRETS_KEY_BYTES = 32
 const VERSION = "v1"
@@ -28,7 +29,7 @@ export const makeAesGcmSecretBox = (key: Buffer): SecretBoxShape => {
         return [VERSION, keyId, iv, ciphertext, cipher.getAuthTag()]
           .map((part) => (typeof part === "string" ? part : part.toString("base64url")))
           .join(".")
-      }).pipe(Effect.withSpan("AesGcmSecretBox.seal")),
+      }).pipe(withSpan("AesGcmSecretBox.seal")),
     open: (sealed, context) =>
       Effect.gen(function*() {
         const parts = sealed.split(".")
@@ -51,6 +52,6 @@ export const makeAesGcmSecretBox = (key: Buffer): SecretBoxShape => {
           },
           catch: () => new UnreadableSecret({ reason: "it does not authenticate: it was altered, or sealed for another record" })
         })
-      }).pipe(Effect.withSpan("AesGcmSecretBox.open"))
+      }).pipe(withSpan("AesGcmSecretBox.open"))
   })
 }

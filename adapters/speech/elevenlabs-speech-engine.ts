@@ -9,6 +9,7 @@ import type { ProviderKeysShape } from "../../domain/ports/provider-keys.ts"
 import { apiKeyFor } from "../hosted/api-key-for.ts"
 import { requestProvider } from "../hosted/provider-request.ts"
 import { pcmWavHeader } from "../media/wav-file.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export interface ElevenLabsConfig {
   /** e.g. https://api.elevenlabs.io; a trailing /v1 is accepted too. */
@@ -93,7 +94,7 @@ const listVoices = (config: ElevenLabsConfig): Effect.Effect<ReadonlyArray<Engin
       language: labels?.language || "en",
       gender: labels?.gender === "female" || labels?.gender === "male" ? labels.gender : "neutral"
     }))
-  }).pipe(Effect.withSpan("ElevenLabsSpeechEngine.listVoices"))
+  }).pipe(withSpan("ElevenLabsSpeechEngine.listVoices"))
 
 /** Lists the account's voices first: a key that cannot list them could not speak either. */
 export const makeElevenLabsSpeechEngine = (
@@ -131,5 +132,5 @@ export const makeElevenLabsSpeechEngine = (
         const durationSeconds = samples.length / 2 / SAMPLE_RATE
         const tokens = speech.alignment ? tokensOfAlignment(speech.alignment) : []
         return { durationSeconds, words: alignSpokenWords(text, tokens, durationSeconds) }
-      }).pipe(Effect.withSpan("ElevenLabsSpeechEngine.speak", { attributes: { voiceId, characters: text.length } }))
+      }).pipe(withSpan("ElevenLabsSpeechEngine.speak", { attributes: { voiceId, characters: text.length } }))
   }))

@@ -8,6 +8,7 @@ import { WorkFailed } from "../../domain/errors.ts"
 import type { EngineVoice, SpeechEngineShape, VoiceGender } from "../../domain/ports/speech-engine.ts"
 import { fillWordTimes, type TextWord, textWords, type WordMark, wordIndexAt } from "../../domain/spoken-words.ts"
 import { pcmWavHeader } from "../media/wav-file.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 interface EspeakVoice extends EngineVoice {
   /** eSpeak's identifier, with `+variant` for a female or male variant. */
@@ -175,6 +176,6 @@ export const makeEspeakSpeechEngine: Effect.Effect<SpeechEngineShape, WorkFailed
           durationSeconds,
           words: fillWordTimes(words.map((w) => w.text), wordMarks(text, words, synthesis.events), durationSeconds)
         }
-      }).pipe(Effect.withSpan("EspeakSpeechEngine.speak"))
+      }).pipe(withSpan("EspeakSpeechEngine.speak"))
   })
 )

@@ -9,6 +9,7 @@ import { WorkFailed } from "../../domain/errors.ts"
 import type { EngineVoice, SpeechEngineShape } from "../../domain/ports/speech-engine.ts"
 import { alignSpokenWords, type SpokenToken } from "../../domain/spoken-words.ts"
 import { readWavInfo } from "../media/wav-file.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const run = promisify(execFile)
 
@@ -110,6 +111,6 @@ export const makeFestivalSpeechEngine: Effect.Effect<Option.Option<SpeechEngineS
           catch: (error) => new WorkFailed({ message: `festival wrote no usable audio: ${String(error)}` })
         })
         return { durationSeconds, words: alignSpokenWords(text, parseFestivalTokens(stdout), durationSeconds) }
-      }).pipe(Effect.withSpan("FestivalSpeechEngine.speak", { attributes: { voiceId, characters: text.length } }))
+      }).pipe(withSpan("FestivalSpeechEngine.speak", { attributes: { voiceId, characters: text.length } }))
   })
 })

@@ -10,6 +10,7 @@ import type { ProviderKeysShape } from "../../domain/ports/provider-keys.ts"
 import { apiKeyFor } from "../hosted/api-key-for.ts"
 import { openAiErrorMessage } from "../hosted/openai-error-message.ts"
 import { requestProvider } from "../hosted/provider-request.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 export interface OpenAiSpeechConfig {
   /** e.g. https://api.openai.com; a trailing /v1 is accepted too. */
@@ -122,5 +123,5 @@ export const makeOpenAiSpeechEngine = (config: OpenAiSpeechConfig, keys: Provide
       const at = (seconds: number) => Math.min(roundMs(sound.start + seconds), durationSeconds)
       const words = alignSpokenWords(text, [], sound.end - sound.start).map((w) => ({ text: w.text, start: at(w.start), end: at(w.end) }))
       return { durationSeconds, words }
-    }).pipe(Effect.withSpan("OpenAiSpeechEngine.speak", { attributes: { voiceId, characters: text.length } }))
+    }).pipe(withSpan("OpenAiSpeechEngine.speak", { attributes: { voiceId, characters: text.length } }))
 })

@@ -6,6 +6,7 @@ import { dirname, join, resolve } from "node:path"
 import { NodeStream } from "@effect/platform-node"
 import { Effect, Layer, Option, Stream } from "effect"
 import { BlobStore } from "../../domain/ports/blob-store.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const errorCode = (error: unknown): unknown =>
   typeof error === "object" && error !== null && "code" in error ? error.code : undefined
@@ -69,14 +70,14 @@ export const FsBlobStoreLive = (rootDir: string): Layer.Layer<BlobStore> =>
             await fs.mkdir(dirname(path), { recursive: true })
             await moveFile(localPath, path)
             return { bytes: (await fs.stat(path)).size }
-          }).pipe(Effect.withSpan("FsBlobStore.putFile")),
+          }).pipe(withSpan("FsBlobStore.putFile")),
         getFile: (key, localPath) =>
           onDisk(key, async (path) => {
             await fs.mkdir(dirname(localPath), { recursive: true })
             await linkOrCopy(path, localPath)
-          }).pipe(Effect.withSpan("FsBlobStore.getFile")),
+          }).pipe(withSpan("FsBlobStore.getFile")),
         size: (key) =>
-          onDisk(key, async (path) => (await fs.stat(path)).size).pipe(Effect.withSpan("FsBlobStore.size")),
+          onDisk(key, async (path) => (await fs.stat(path)).size).pipe(withSpan("FsBlobStore.size")),
         read: (key, range) =>
           Stream.unwrap(
             Effect.gen(function*() {
@@ -94,7 +95,7 @@ export const FsBlobStoreLive = (rootDir: string): Layer.Layer<BlobStore> =>
             })
           ).pipe(Stream.orDie, Stream.withSpan("FsBlobStore.read")),
         // A missing blob is already removed.
-        remove: (key) => onDisk(key, (path) => fs.rm(path, { force: true })).pipe(Effect.withSpan("FsBlobStore.remove")),
+        remove: (key) => onDisk(key, (path) => fs.rm(path, { force: true })).pipe(withSpan("FsBlobStore.remove")),
         // Nothing but this service can serve a file on its disk.
         signedUrl: () => Effect.succeed(Option.none())
       })

@@ -12,6 +12,7 @@ import { NodeStream } from "@effect/platform-node"
 import { Clock, Effect, Layer, Option, Redacted, Stream } from "effect"
 import { BlobStore } from "../../domain/ports/blob-store.ts"
 import type { S3Config } from "./s3-config.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 /** How many parts of one upload are in flight (and in memory) at once. */
 const UPLOAD_QUEUE = 4
@@ -104,7 +105,7 @@ export const S3BlobStoreLive = (config: S3Config): Layer.Layer<BlobStore> =>
             }
             await fs.rm(localPath, { force: true })
             return { bytes: size }
-          }).pipe(Effect.withSpan("S3BlobStore.putFile", { attributes: { key, partSize: config.partSizeBytes } })),
+          }).pipe(withSpan("S3BlobStore.putFile", { attributes: { key, partSize: config.partSizeBytes } })),
         getFile: (key, localPath) =>
           Effect.scoped(Effect.flatMap(getObject(key), (body) =>
             s3(key, async () => {
@@ -115,7 +116,7 @@ export const S3BlobStoreLive = (config: S3Config): Layer.Layer<BlobStore> =>
                 await fs.rm(localPath, { force: true })
                 throw error
               }
-            }))).pipe(Effect.withSpan("S3BlobStore.getFile", { attributes: { key } })),
+            }))).pipe(withSpan("S3BlobStore.getFile", { attributes: { key } })),
         size: (key) =>
           s3(key, async (abortSignal) => {
             const { ContentLength } = await client.send(new HeadObjectCommand({ Bucket, Key: objectKey(key) }), {
@@ -123,7 +124,7 @@ export const S3BlobStoreLive = (config: S3Config): Layer.Layer<BlobStore> =>
             })
             if (ContentLength === undefined) throw new Error("S3BlobStore: HeadObject gave no length")
             return ContentLength
-          }).pipe(Effect.withSpan("S3BlobStore.size", { attributes: { key } })),
+          }).pipe(withSpan("S3BlobStore.size", { attributes: { key } })),
         read: (key, range) =>
           Stream.unwrapScoped(
             Effect.gen(function*() {
@@ -141,7 +142,7 @@ export const S3BlobStoreLive = (config: S3Config): Layer.Layer<BlobStore> =>
         remove: (key) =>
           s3(key, async (abortSignal) => {
             await client.send(new DeleteObjectCommand({ Bucket, Key: objectKey(key) }), { abortSignal })
-          }).pipe(Effect.withSpan("S3BlobStore.remove", { attributes: { key } })),
+          }).pipe(withSpan("S3BlobStore.remove", { attributes: { key } })),
         signedUrl: (key, options) =>
           Effect.flatMap(Clock.currentTimeMillis, (now) =>
             s3(key, () =>
@@ -156,7 +157,7 @@ export const S3BlobStoreLive = (config: S3Config): Layer.Layer<BlobStore> =>
                 { expiresIn: options.expiresInSeconds, signingDate: new Date(now) }
               ))).pipe(
               Effect.map(Option.some),
-              Effect.withSpan("S3BlobStore.signedUrl", { attributes: { key, expiresInSeconds: options.expiresInSeconds } })
+              withSpan("S3BlobStore.signedUrl", { attributes: { key, expiresInSeconds: options.expiresInSeconds } })
             )
       })
     })

@@ -3,6 +3,7 @@
 import { Effect, Layer } from "effect"
 import { type DeliveryOutcome, WebhookTransport } from "../../domain/ports/webhook-transport.ts"
 import { OutboundClient } from "../outbound/outbound-client.ts"
+import { withSpan } from "../../src/kernel/spans.ts"
 
 const isHttps = (url: string): boolean => {
   try {
@@ -25,7 +26,7 @@ export const HttpsWebhookTransportLive = Layer.effect(
               Effect.catchAll((failure) => Effect.succeed<DeliveryOutcome>({ _tag: "Unreachable", error: failure.message }))
             )
           : Effect.succeed<DeliveryOutcome>({ _tag: "Unreachable", error: "webhook URLs must be https" })
-        ).pipe(Effect.withSpan("HttpsWebhookTransport.post", { captureStackTrace: false }))
+        ).pipe(withSpan("HttpsWebhookTransport.post", { captureStackTrace: false }))
     })
   )
 )

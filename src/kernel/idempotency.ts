@@ -7,6 +7,7 @@ import { Conflict } from "../../domain/errors.ts"
 import { IdempotencyStore, type KeyedRequest } from "../../domain/ports/idempotency-store.ts"
 import { CurrentWorkspace } from "./current-workspace.ts"
 import { newId, sha256Hex } from "./secrets.ts"
+import { withSpan } from "./spans.ts"
 
 /** How long a request waits for the answer of the one holding its key before a 409 says it still runs. */
 const WAIT_FOR_HOLDER = Duration.seconds(10)
@@ -80,4 +81,4 @@ export const withIdempotency = <A, I, E, R>(
         Effect.onError(() => store.release(workspace.id, key, holder))
       )
     )
-  }).pipe(Effect.withSpan("withIdempotency"))
+  }).pipe(withSpan("withIdempotency"))

@@ -9,6 +9,7 @@ import { currentJobKind, jobDuration, jobsRun, leasesReclaimed, seriesOf } from 
 import { clearJobScratch, clearRunScratch, CurrentJobId } from "./scratch-space.ts"
 import { spanOfTraceParent } from "./trace-context.ts"
 import { WORKER_ID } from "./worker-id.ts"
+import { withSpan } from "./spans.ts"
 
 /** A claimed job is someone else's to take once its lease lapses: the claimer crashed or stalled. */
 export const DEFAULT_LEASE_MS = 60_000
@@ -71,7 +72,7 @@ const recordRun = (job: Job, outcome: RunOutcome, durationMs: number) =>
 /** The job's spans continue the trace of the span that queued it (the request, or the job before). */
 const jobSpan = (job: Job) => {
   const parent = spanOfTraceParent(job.traceParent)
-  return Effect.withSpan("JobRunner.execute", {
+  return withSpan("JobRunner.execute", {
     captureStackTrace: false,
     kind: "consumer",
     attributes: { "job.kind": job.kind, "job.id": job.id, "job.attempt": job.attempts, "job.lane": job.lane },
@@ -266,7 +267,7 @@ export const makeJobRunner = <R>(
       if (done > 0) yield* Effect.logInfo("jobs Done").pipe(Effect.annotateLogs({ kinds, jobs: done, durationMs }))
     }).pipe(
       Effect.scoped,
-      Effect.withSpan("JobRunner.executeBatch", { attributes: { "job.count": claimed.length } })
+      withSpan("JobRunner.executeBatch", { attributes: { "job.count": claimed.length } })
     )
 
   /** Records a reclaimed lease, then runs the claimed job(s). */

@@ -5,6 +5,7 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { type Job, JobQueue, type Lane } from "../../domain/ports/job-queue.ts"
 import { currentTraceParent } from "./trace-context.ts"
+import { withSpan } from "./spans.ts"
 
 export interface JobType<Kind extends string, P, I> {
   readonly kind: Kind
@@ -72,7 +73,7 @@ export const enqueue = <Kind extends string, P, I>(type: JobType<Kind, P, I>, pa
       ...(options.workspaceId === undefined ? {} : { workspaceId: options.workspaceId }),
       ...Option.match(traceParent, { onNone: () => ({}), onSome: (value) => ({ traceParent: value }) })
     })
-  }).pipe(Effect.withSpan("enqueue", { attributes: { kind: type.kind } }))
+  }).pipe(withSpan("enqueue", { attributes: { kind: type.kind } }))
 
 export interface JobBody<P, R> {
   readonly run: (payload: P, job: Job) => Effect.Effect<JobOutcome, never, R>

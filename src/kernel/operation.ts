@@ -3,6 +3,7 @@
 import { Effect, type Schema } from "effect"
 import type { DomainError } from "../../domain/errors.ts"
 import type { CurrentWorkspace } from "./current-workspace.ts"
+import { withSpan } from "./spans.ts"
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
 
@@ -158,7 +159,7 @@ export function operation<
 export function operation(op: SpannedParts): object {
   // Every surface runs the operation in its span, named after it. No stack is captured: the name says
   // where it runs, and on the polled reads the capture was a measurable share of a call.
-  const inSpan = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.withSpan(effect, op.name, { captureStackTrace: false })
+  const inSpan = <A, E, R>(effect: Effect.Effect<A, E, R>) => withSpan(op.name, { captureStackTrace: false })(effect)
   const { upload } = op
   return {
     ...op,

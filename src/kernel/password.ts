@@ -2,6 +2,7 @@
 // raised later without breaking the hashes already stored.
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
 import { Effect } from "effect"
+import { withSpan } from "./spans.ts"
 
 /** N = 2^15, r = 8, p = 1: OWASP's scrypt minimum, about 70 ms and 32 MiB per hash. */
 const COST = { N: 2 ** 15, r: 8, p: 1 } as const
@@ -25,7 +26,7 @@ export const hashPassword = (password: string): Effect.Effect<string> =>
     const salt = randomBytes(SALT_BYTES)
     const key = yield* derive(password, salt, COST.N, COST.r, COST.p)
     return ["scrypt", COST.N, COST.r, COST.p, salt.toString("base64url"), key.toString("base64url")].join("$")
-  }).pipe(Effect.withSpan("hashPassword"))
+  }).pipe(withSpan("hashPassword"))
 
 const PARAMETER = /^[1-9][0-9]{0,9}$/
 
@@ -39,4 +40,4 @@ export const verifyPassword = (password: string, stored: string): Effect.Effect<
     if (expected.length !== KEY_BYTES) return false
     const key = yield* derive(password, Buffer.from(salt, "base64url"), Number(n), Number(r), Number(p))
     return timingSafeEqual(key, expected)
-  }).pipe(Effect.withSpan("verifyPassword"))
+  }).pipe(withSpan("verifyPassword"))

@@ -10,6 +10,7 @@ import { Clock, Effect, FiberRef, Option } from "effect"
 import { readdir, rm, stat } from "node:fs/promises"
 import { JobQueue } from "../../domain/ports/job-queue.ts"
 import { ServiceConfig } from "./service-config.ts"
+import { withSpan } from "./spans.ts"
 
 /** The job the current fiber works for, set by the job runner; null outside jobs (a request). */
 export const CurrentJobId = FiberRef.unsafeMake<string | null>(null)
@@ -77,4 +78,4 @@ export const clearAbandonedScratch = Effect.gen(function*() {
   yield* Effect.logInfo("abandoned scratch cleared").pipe(
     Effect.annotateLogs({ workDir, jobIds: cleared.join(","), jobs: cleared.length, requests: staleCleared })
   )
-}).pipe(Effect.withSpan("clearAbandonedScratch"))
+}).pipe(withSpan("clearAbandonedScratch"))

@@ -9,6 +9,7 @@ import type { Workspace } from "../../domain/ports/workspace-store.ts"
 import { CurrentWorkspace } from "./current-workspace.ts"
 import { enqueue, type JobType } from "./job.ts"
 import type { WorkLifecycle, WorkRecord } from "./work-lifecycle.ts"
+import { withSpan } from "./spans.ts"
 
 /** Whether the work makes an mp4, which the plan must allow, and what the refusal says. */
 export interface RenderNeed {
@@ -56,4 +57,4 @@ export const startWork = <Rec extends WorkRecord, R, Checked, Kind extends strin
     }))
     yield* Effect.logInfo(`${start.name} created`).pipe(Effect.annotateLogs({ [work.idKey]: record.id }))
     return record
-  }).pipe(Effect.withSpan("startWork", { attributes: { work: start.name } }))
+  }).pipe(withSpan("startWork", { attributes: { work: start.name } }))

@@ -12,6 +12,7 @@ import { redactUrl } from "../../domain/webhooks.ts"
 import { currentJobKind, seriesOf, stepDuration } from "./metrics.ts"
 import { nowIso } from "./now.ts"
 import { queueWebhookEvent } from "./queue-webhook-event.ts"
+import { withSpan } from "./spans.ts"
 
 /** What the lifecycle reads on every record of work. */
 export interface WorkRecord {
@@ -133,7 +134,7 @@ export const workLifecycle = <Rec extends WorkRecord, Ev extends { readonly at: 
     Effect.gen(function*() {
       const current = yield* held(id)
       return yield* applyHeld(current, event(yield* nowIso))
-    }).pipe(atomically, Effect.withSpan(`${kind.name}.apply`, { attributes: { [idKey]: id } }))
+    }).pipe(atomically, withSpan(`${kind.name}.apply`, { attributes: { [idKey]: id } }))
 
   const fail = (id: string, failure: WorkFailed) =>
     Effect.gen(function*() {
@@ -150,7 +151,7 @@ export const workLifecycle = <Rec extends WorkRecord, Ev extends { readonly at: 
             Effect.annotateLogs({ [idKey]: id, workspaceId: record.workspaceId, error: originsOnly(failure.message) })
           )
       })),
-      Effect.withSpan(`${kind.name}.fail`, { attributes: { [idKey]: id } })
+      withSpan(`${kind.name}.fail`, { attributes: { [idKey]: id } })
     )
 
   const step = <A, E, R2>(record: Rec, name: Rec["step"], work: Effect.Effect<A, E, R2>) =>
@@ -169,7 +170,7 @@ export const workLifecycle = <Rec extends WorkRecord, Ev extends { readonly at: 
         )
       ),
       Effect.map(([, a]) => a),
-      Effect.withSpan(`${kind.name}.step.${name}`, { attributes: { [idKey]: record.id, step: name } })
+      withSpan(`${kind.name}.step.${name}`, { attributes: { [idKey]: record.id, step: name } })
     )
 
   return { idKey, store: kind.store, held, apply, fail, step }

@@ -38,6 +38,15 @@ describe("architecture lint rules", () => {
     }
   )
 
+  it.each(["src/ops/example.ts", "adapters/http/example.ts", "src/kernel/example.ts"])("forbids Effect's own spans in %s", async (filePath) => {
+    const code = "import { Effect } from \"effect\"\nexport const x = Effect.void.pipe(Effect.withSpan(\"x\"))\nexport const y = Effect.withParentSpan\n"
+    expect(await problems(filePath, code)).toEqual([
+      expect.stringContaining("src/kernel/spans.ts"),
+      expect.stringContaining("src/kernel/spans.ts")
+    ])
+    expect(await problems("src/kernel/spans.ts", code)).toEqual([])
+  })
+
   it("forbids @effect/schema everywhere", async () => {
     const code = "import { Schema } from \"@effect/schema\"\nexport const x = Schema\n"
     expect(await problems("src/example.ts", code)).toEqual([expect.stringContaining("Schema comes from `effect`")])

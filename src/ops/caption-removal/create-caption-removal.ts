@@ -15,6 +15,7 @@ import { startWork } from "../../kernel/start-work.ts"
 import { recordedSource, type WorkSource } from "../../shared/media/require-source.ts"
 import { postRemovalCharge } from "./parts/charge-removal.ts"
 import { getCaptionRemoval } from "./get-caption-removal.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 export const CreatedCaptionRemoval = Schema.Struct({
   id: Schema.UUID.annotations({ description: "Identifier of the caption removal; GET /v1/caption-remover/{id} follows it." }),
@@ -66,7 +67,7 @@ export const startCaptionRemoval = (request: CaptionRemovalRequest) =>
       })
   }).pipe(
     Effect.map((removal) => ({ id: removal.id, status: "processing" as const, createdAt: removal.createdAt })),
-    Effect.withSpan("startCaptionRemoval")
+    withSpan("startCaptionRemoval")
   )
 
 export const createCaptionRemoval = operation({

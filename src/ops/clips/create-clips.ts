@@ -21,6 +21,7 @@ import { requireLanguage } from "../caption-video/create-caption-video.ts"
 import { resolveTemplate } from "../caption-templates/parts/resolve-template.ts"
 import { renderAtCreate } from "../render/parts/render-at-create.ts"
 import { getClips } from "./get-clips.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 export const CreatedClips = Schema.Struct({
   id: ClipsId.annotations({ description: "Identifier of the clips record; GET /v1/clips/{id} follows it." }),
@@ -94,7 +95,7 @@ export const startClips = (request: ClipsRequest) => {
       })
   }).pipe(
     Effect.map((clips) => ({ id: clips.id, status: "processing" as const, createdAt: clips.createdAt })),
-    Effect.withSpan("startClips")
+    withSpan("startClips")
   )
 }
 

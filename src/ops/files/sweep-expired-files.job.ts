@@ -9,6 +9,7 @@ import { BlobStore } from "../../../domain/ports/blob-store.ts"
 import { FileStore } from "../../../domain/ports/file-store.ts"
 import { Done, enqueue, handle } from "../../kernel/job.ts"
 import { fileSweepJobKey, SweepExpiredFiles } from "../../kernel/job-catalogue.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 /** Files' bytes go within this long of their expiry by default (the read answers 410 from the expiry on). */
 export const DEFAULT_FILE_SWEEP_INTERVAL_MS = 60 * 60 * 1000
@@ -24,7 +25,7 @@ export const scheduleFileSweeps = (intervalMs: number) =>
   Clock.currentTimeMillis.pipe(
     Effect.flatMap((now) => queueSweep(periodStart(now, intervalMs), now)),
     Effect.asVoid,
-    Effect.withSpan("scheduleFileSweeps", { attributes: { intervalMs } })
+    withSpan("scheduleFileSweeps", { attributes: { intervalMs } })
   )
 
 /**
@@ -54,7 +55,7 @@ export const sweepExpiredFiles = Effect.gen(function*() {
   }
   yield* Effect.logInfo("expired files swept").pipe(Effect.annotateLogs({ files: purged, bytes }))
   return purged
-}).pipe(Effect.withSpan("sweepExpiredFiles"))
+}).pipe(withSpan("sweepExpiredFiles"))
 
 export const sweepExpiredFilesJob = (intervalMs: number) =>
   handle(SweepExpiredFiles, {

@@ -11,6 +11,7 @@ import { UserStore } from "../../../domain/ports/user-store.ts"
 import { newId, newOAuthSecret, sha256Hex } from "../../kernel/secrets.ts"
 import { type AuthorizationRequest, redirectUrl } from "./authorization-request.ts"
 import { lifetimeFromNow } from "./lifetime.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 /** A workspace the user is not a member of is NotFound, like one that does not exist. */
 export const approveAuthorization = (
@@ -50,4 +51,4 @@ export const approveAuthorization = (
       })
     }))
     return { redirectTo: redirectUrl({ uri: request.redirectUri, state: request.state, issuer: request.issuer }, { code }) }
-  }).pipe(Effect.withSpan("approveAuthorization"))
+  }).pipe(withSpan("approveAuthorization"))

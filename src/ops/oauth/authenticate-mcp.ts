@@ -5,6 +5,7 @@ import { OAuthStore } from "../../../domain/ports/oauth-store.ts"
 import type { Workspace, WorkspaceStore } from "../../../domain/ports/workspace-store.ts"
 import { OAUTH_PREFIX, sha256Hex } from "../../kernel/secrets.ts"
 import { authenticate } from "../workspaces/parts/authenticate.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 /** `missing`: no bearer at all (the client should start the OAuth flow); `invalid_token`: one that does not work. */
 export class McpUnauthenticated extends Schema.TaggedError<McpUnauthenticated>()("McpUnauthenticated", {
@@ -37,4 +38,4 @@ export const authenticateMcp = (
     }
     if (token.startsWith(OAUTH_PREFIX.access)) return yield* oauthWorkspace(token, resource)
     return yield* authenticate(token).pipe(Effect.mapError((e) => invalid(e.message)))
-  }).pipe(Effect.withSpan("authenticateMcp", { captureStackTrace: false }))
+  }).pipe(withSpan("authenticateMcp", { captureStackTrace: false }))

@@ -13,6 +13,7 @@ import type { ClientMetadataDocuments } from "../../../domain/ports/client-metad
 import type { OAuthClient, OAuthStore } from "../../../domain/ports/oauth-store.ts"
 import { ServiceConfig } from "../../kernel/service-config.ts"
 import { resolveClient } from "./resolve-client.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 /** Where a response goes: the client's checked redirect URI, its `state`, and our issuer for `iss` (RFC 9207). */
 export const RedirectTarget = Schema.Struct({
@@ -129,4 +130,4 @@ export const checkAuthorizationRequest = (
       scope: param("scope") ?? null,
       issuer: baseUrl
     }
-  }).pipe(Effect.withSpan("checkAuthorizationRequest"))
+  }).pipe(withSpan("checkAuthorizationRequest"))

@@ -3,10 +3,11 @@ import { Effect, Option } from "effect"
 import { NotFound } from "../../../domain/errors.ts"
 import { type GrantView, OAuthStore } from "../../../domain/ports/oauth-store.ts"
 import { nowIso } from "../../kernel/now.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 /** The user's grants that still stand, newest first. */
 export const connectedApps = (userId: string): Effect.Effect<ReadonlyArray<GrantView>, never, OAuthStore> =>
-  Effect.flatMap(OAuthStore, (oauth) => oauth.grantsOfUser(userId)).pipe(Effect.withSpan("connectedApps"))
+  Effect.flatMap(OAuthStore, (oauth) => oauth.grantsOfUser(userId)).pipe(withSpan("connectedApps"))
 
 /** Revokes the grant, so every token under it stops; another user's grant is NotFound, like a missing one. */
 export const disconnectApp = (userId: string, grantId: string): Effect.Effect<void, NotFound, OAuthStore> =>
@@ -17,4 +18,4 @@ export const disconnectApp = (userId: string, grantId: string): Effect.Effect<vo
       return yield* new NotFound({ resource: "connected app", id: grantId })
     }
     yield* oauth.revokeGrant(grantId, yield* nowIso)
-  }).pipe(Effect.withSpan("disconnectApp"))
+  }).pipe(withSpan("disconnectApp"))

@@ -6,6 +6,7 @@ import type { OAuthFailure } from "../../../domain/oauth.ts"
 import { OAuthStore } from "../../../domain/ports/oauth-store.ts"
 import { OAUTH_PREFIX, randomToken } from "../../kernel/secrets.ts"
 import { acceptClientMetadata } from "./client-metadata.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 /** Registers a client and answers the 201 body: its id, no secret, and the metadata as accepted. */
 export const registerClient = (metadata: unknown): Effect.Effect<Record<string, unknown>, OAuthFailure, OAuthStore> =>
@@ -21,4 +22,4 @@ export const registerClient = (metadata: unknown): Effect.Effect<Record<string, 
       createdAt: new Date(ms).toISOString()
     })
     return { client_id: clientId, client_id_issued_at: Math.floor(ms / 1000), ...accepted.metadata }
-  }).pipe(Effect.withSpan("registerClient"))
+  }).pipe(withSpan("registerClient"))

@@ -8,6 +8,7 @@ import { ClientMetadataDocuments } from "../../../domain/ports/client-metadata-d
 import { type OAuthClient, OAuthStore } from "../../../domain/ports/oauth-store.ts"
 import { nowIso } from "../../kernel/now.ts"
 import { acceptClientMetadata } from "./client-metadata.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 /** A client_id URL whose document could not be fetched or does not hold; `description` is for a person. */
 export class UnusableClient extends Schema.TaggedError<UnusableClient>()("UnusableClient", {
@@ -64,4 +65,4 @@ export const resolveClient = (
   Effect.gen(function*() {
     if (isClientIdUrl(clientId)) return Option.some(yield* documentClient(clientId))
     return yield* (yield* OAuthStore).getClient(clientId)
-  }).pipe(Effect.withSpan("resolveClient", { attributes: { metadataDocument: isClientIdUrl(clientId) } }))
+  }).pipe(withSpan("resolveClient", { attributes: { metadataDocument: isClientIdUrl(clientId) } }))

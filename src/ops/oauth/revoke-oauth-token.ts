@@ -6,6 +6,7 @@ import { OAuthFailure } from "../../../domain/oauth.ts"
 import { OAuthStore } from "../../../domain/ports/oauth-store.ts"
 import { nowIso } from "../../kernel/now.ts"
 import { sha256Hex } from "../../kernel/secrets.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 export const revokeOAuthToken = (
   form: Readonly<Record<string, string | undefined>>
@@ -23,4 +24,4 @@ export const revokeOAuthToken = (
     const clientId = form.client_id
     if (clientId !== undefined && clientId !== "" && clientId !== grant.value.clientId) return
     yield* oauth.revokeGrant(grant.value.id, yield* nowIso)
-  }).pipe(Effect.withSpan("revokeOAuthToken"))
+  }).pipe(withSpan("revokeOAuthToken"))

@@ -9,6 +9,7 @@ import { UNUSED_CLIENT_TTL } from "../../../domain/oauth.ts"
 import { OAuthStore } from "../../../domain/ports/oauth-store.ts"
 import { Done, enqueue, handle } from "../../kernel/job.ts"
 import { oauthSweepJobKey, SweepOAuth } from "../../kernel/job-catalogue.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 /** Nothing expired is usable, so the sweep only bounds the tables' growth: hourly is plenty. */
 export const OAUTH_SWEEP_INTERVAL_MS = 60 * 60 * 1000
@@ -21,7 +22,7 @@ const queueSweep = (start: number, runAt: number) => enqueue(SweepOAuth, {}, { r
 export const scheduleOAuthSweeps = Clock.currentTimeMillis.pipe(
   Effect.flatMap((now) => queueSweep(periodStart(now), now)),
   Effect.asVoid,
-  Effect.withSpan("scheduleOAuthSweeps")
+  withSpan("scheduleOAuthSweeps")
 )
 
 /** Deletes what expired by now and the clients unused since UNUSED_CLIENT_TTL ago; answers how many of each. */
@@ -33,7 +34,7 @@ export const sweepOAuth = Effect.gen(function*() {
   const swept = { ...expired, clients }
   yield* Effect.logInfo("OAuth rows swept").pipe(Effect.annotateLogs(swept))
   return swept
-}).pipe(Effect.withSpan("sweepOAuth"))
+}).pipe(withSpan("sweepOAuth"))
 
 export const sweepOAuthJob = handle(SweepOAuth, {
   run: () =>

@@ -20,6 +20,7 @@ import { newOAuthSecret, pkceS256, sameSecret, sha256Hex } from "../../kernel/se
 import { ServiceConfig } from "../../kernel/service-config.ts"
 import { hasExpired, lifetimeFromNow } from "./lifetime.ts"
 import { resolveClient } from "./resolve-client.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 export interface TokenResponse {
   readonly access_token: string
@@ -189,4 +190,4 @@ export const exchangeToken = (
     return yield* grantType === "authorization_code"
       ? exchangeCode(client.value, form, resource)
       : refresh(client.value, form, resource)
-  }).pipe(Effect.withSpan("exchangeToken"))
+  }).pipe(withSpan("exchangeToken"))

@@ -12,6 +12,7 @@ import { type Workspace, WorkspaceStore } from "../../../domain/ports/workspace-
 import { Done, enqueue, handle } from "../../kernel/job.ts"
 import { GrantMonthlyCredits, monthlyGrantJobKey } from "../../kernel/job-catalogue.ts"
 import { newId } from "../../kernel/secrets.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 const SWEEP_PAGE = 500
 
@@ -25,7 +26,7 @@ const queueMonthlyGrant = (runAt: number) => {
 export const scheduleMonthlyGrants = Clock.currentTimeMillis.pipe(
   Effect.flatMap(queueMonthlyGrant),
   Effect.asVoid,
-  Effect.withSpan("scheduleMonthlyGrants")
+  withSpan("scheduleMonthlyGrants")
 )
 
 /** Posts one workspace's grant for the month; true when it is new (a repeated key posts nothing). */
@@ -65,7 +66,7 @@ export const grantMonthlyCredits = Effect.gen(function*() {
   }
   yield* Effect.logInfo("monthly credits granted").pipe(Effect.annotateLogs({ month, workspaces: granted }))
   return granted
-}).pipe(Effect.withSpan("grantMonthlyCredits"))
+}).pipe(withSpan("grantMonthlyCredits"))
 
 export const grantMonthlyCreditsJob = handle(GrantMonthlyCredits, {
   run: () =>

@@ -15,6 +15,7 @@ import { withScratchDir } from "../../shared/media/scratch.ts"
 import { storeFile } from "../../shared/media/store-file.ts"
 import { fileLink } from "../../kernel/present-video.ts"
 import { generatedTimeline } from "./parts/generated-timeline.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 /** Half the size, kept even for the encoder. */
 const half = (pixels: number | null): number | null => (pixels === null ? null : Math.max(2, Math.round(pixels / 4) * 2))
@@ -50,7 +51,7 @@ export const editorPictureOf = (video: VideoRecord) =>
 export const requestEditorPicture = (video: VideoRecord) =>
   enqueue(MakeEditorPicture, { videoId: video.id }, { runAt: 0, dedupeKey: editorPictureJobKey(video.id), workspaceId: video.workspaceId }).pipe(
     Effect.asVoid,
-    Effect.withSpan("requestEditorPicture", { attributes: { videoId: video.id } })
+    withSpan("requestEditorPicture", { attributes: { videoId: video.id } })
   )
 
 const record = (videoId: string, project: GeneratedProject, picture: EditorPicture) =>

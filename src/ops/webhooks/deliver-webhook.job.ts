@@ -20,6 +20,7 @@ import { type BatchItem, type BatchRun, Done, handleBatch, type JobOutcome } fro
 import { DeliverWebhook } from "../../kernel/job-catalogue.ts"
 import { seriesOf, webhookDeliveries } from "../../kernel/metrics.ts"
 import { webhookSignatures } from "../../kernel/webhook-signature.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 /** One attempt in the metrics: delivered, failed (another follows) or dropped (the last one failed). */
 const attemptsOf = seriesOf(webhookDeliveries, "outcome", "attempt")
@@ -100,7 +101,7 @@ const attemptDelivery = (
     yield* countAttempt("failed", attempt)
     yield* Effect.logInfo(`webhook attempt failed: ${failure}`).pipe(Effect.annotateLogs(annotations))
     return { recorded, outcome: { _tag: "RetryAt", at: next, error: failure } as const }
-  }).pipe(Effect.withSpan("deliverWebhook", { attributes: { eventId: event.id, series }, captureStackTrace: false }))
+  }).pipe(withSpan("deliverWebhook", { attributes: { eventId: event.id, series }, captureStackTrace: false }))
 
 /**
  * Delivers a batch of events, one attempt each: their records read in one go, each workspace's secrets
@@ -133,7 +134,7 @@ export const deliverWebhooks = (
     const recorded = attempted.flatMap(({ recorded }) => (recorded === undefined ? [] : [recorded]))
     if (recorded.length > 0) yield* outbox.recordAttempts(recorded)
     return attempted.map(({ outcome }) => outcome)
-  }).pipe(Effect.scoped, Effect.withSpan("deliverWebhooks", { attributes: { deliveries: items.length } }))
+  }).pipe(Effect.scoped, withSpan("deliverWebhooks", { attributes: { deliveries: items.length } }))
 
 export const deliverWebhookJob = handleBatch(DeliverWebhook, {
   runBatch: deliverWebhooks,

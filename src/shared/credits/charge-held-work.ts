@@ -8,6 +8,7 @@ import { Ledger } from "../../../domain/ports/ledger.ts"
 import { Transactor } from "../../../domain/ports/transactor.ts"
 import type { WorkLifecycle, WorkRecord } from "../../kernel/work-lifecycle.ts"
 import { newId } from "../../kernel/secrets.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 /** One thing a record of work pays for. */
 export interface HeldCharge {
@@ -59,5 +60,5 @@ export const chargeHeldWork = <Rec extends WorkRecord, Ev, R>(
     if (posted) yield* work.apply(id, () => kind.charged(charge.credits, at))
   }).pipe(
     (self) => Effect.flatMap(Transactor, (tx) => tx.atomically(self)),
-    Effect.withSpan("chargeHeldWork", { attributes: { work: kind.name, id, key: charge.key, credits: charge.credits } })
+    withSpan("chargeHeldWork", { attributes: { work: kind.name, id, key: charge.key, credits: charge.credits } })
   )

@@ -6,6 +6,7 @@ import { VideoStore } from "../../../domain/ports/video-store.ts"
 import { isWorking, type VideoRecord, workChargeKey, type WorkItem, workKey } from "../../../domain/video.ts"
 import { nowIso } from "../../kernel/now.ts"
 import { newId } from "../../kernel/secrets.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 
 /**
@@ -56,5 +57,5 @@ export const chargeWork = (
     Effect.asVoid,
     Effect.catchTag("InsufficientCredits", (e) =>
       new WorkFailed({ message: `insufficient credits: needs ${e.required}, has ${e.balance}. ${advice}` })),
-    Effect.withSpan("chargeWork", { attributes: { videoId: video.id, item, credits } })
+    withSpan("chargeWork", { attributes: { videoId: video.id, item, credits } })
   )

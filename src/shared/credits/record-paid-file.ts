@@ -8,6 +8,7 @@ import { FileStore, type StoredFile } from "../../../domain/ports/file-store.ts"
 import { Ledger } from "../../../domain/ports/ledger.ts"
 import { Transactor } from "../../../domain/ports/transactor.ts"
 import { newId } from "../../kernel/secrets.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 export const recordPaidFile = (
   file: StoredFile,
@@ -29,5 +30,5 @@ export const recordPaidFile = (
       yield* (yield* FileStore).insert(file)
     }))).pipe(
     Effect.tapError(() => Effect.flatMap(BlobStore, (blobs) => blobs.remove(file.blobKey))),
-    Effect.withSpan("recordPaidFile", { attributes: { fileId: file.id, operation: charge.operation } })
+    withSpan("recordPaidFile", { attributes: { fileId: file.id, operation: charge.operation } })
   )

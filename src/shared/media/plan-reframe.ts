@@ -11,6 +11,7 @@ import { reframeCredits } from "../../../domain/pricing.ts"
 import { needsFaces, planFraming, type ReframeSettings } from "../../../domain/reframe.ts"
 import type { VideoRecord } from "../../../domain/video.ts"
 import { chargeWork } from "../credits/charge-work.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 export const planReframe = (
   video: VideoRecord,
@@ -44,4 +45,4 @@ export const planReframe = (
       samples: faces?.samples.length ?? 0,
       sceneCuts: faces?.sceneCuts.length ?? 0
     }))
-  }).pipe(Effect.withSpan("planReframe", { attributes: { videoId: video.id, mode: settings.mode, aspectRatio: settings.aspectRatio } }))
+  }).pipe(withSpan("planReframe", { attributes: { videoId: video.id, mode: settings.mode, aspectRatio: settings.aspectRatio } }))

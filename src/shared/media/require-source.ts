@@ -6,6 +6,7 @@ import { MediaEngine, type ProbeResult } from "../../../domain/ports/media-engin
 import type { Workspace } from "../../../domain/ports/workspace-store.ts"
 import type { SourceCheck } from "../../../domain/rules.ts"
 import { storeFile } from "./store-file.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 /** An uploaded file's probe; a file the probe cannot read (or refuses to decode) is a 400 on `field`. */
 export const probeUpload = (path: string, field: string) =>
@@ -18,7 +19,7 @@ export const requireSource = (path: string, check: (facts: ProbeResult) => Sourc
     const facts = yield* probeUpload(path, "file")
     const verdict = check(facts)
     if (!verdict.ok) return yield* new InvalidInput({ field: "file", message: verdict.reason })
-  }).pipe(Effect.withSpan("requireSource"))
+  }).pipe(withSpan("requireSource"))
 
 /** Where a create's source comes from: a URL the job fetches, a file uploaded with the request, or a file the service stored already. */
 export type WorkSource =

@@ -4,6 +4,7 @@ import { BlobStore } from "../../../domain/ports/blob-store.ts"
 import { FileStore, type StoredFile } from "../../../domain/ports/file-store.ts"
 import type { Workspace } from "../../../domain/ports/workspace-store.ts"
 import { newId, randomToken } from "../../kernel/secrets.ts"
+import { withSpan } from "../../kernel/spans.ts"
 
 export interface LocalFile {
   readonly path: string
@@ -37,7 +38,7 @@ export const putFile = (
       deletedAt: null,
       purgedAt: null
     }
-  }).pipe(Effect.withSpan("putFile"))
+  }).pipe(withSpan("putFile"))
 
 /** Moves a local file into the BlobStore and records it. */
 export const storeFile = (
@@ -48,4 +49,4 @@ export const storeFile = (
     const stored = yield* putFile(workspace, file)
     yield* (yield* FileStore).insert(stored)
     return stored
-  }).pipe(Effect.withSpan("storeFile"))
+  }).pipe(withSpan("storeFile"))

@@ -10,6 +10,7 @@ import { matchScript, MIN_HEARD_SHARE, scriptMarks, scriptSpans } from "../../..
 import { spokenForms } from "../../../../domain/spoken-forms.ts"
 import { fillWordTimes } from "../../../../domain/spoken-words.ts"
 import { parseTranscript } from "../../../../domain/transcript.ts"
+import { withSpan } from "../../../kernel/spans.ts"
 
 export const alignTranscript = (transcript: string, wavPath: string, heard: ReadonlyArray<TimedWord>, durationSeconds: number) =>
   Effect.gen(function*() {
@@ -32,4 +33,4 @@ export const alignTranscript = (transcript: string, wavPath: string, heard: Read
       spans.map((span) => ({ start: span.start, end: span.end, words: script.slice(span.firstWord, span.endWord).map(spokenForms) }))
     )
     return fillWordTimes(script, scriptMarks(spans, marks), durationSeconds)
-  }).pipe(Effect.withSpan("alignTranscript"))
+  }).pipe(withSpan("alignTranscript"))

@@ -5,6 +5,7 @@ import type { TimedWord } from "../../../../domain/captions.ts"
 import { VideoStore } from "../../../../domain/ports/video-store.ts"
 import { cutSeconds, planCuts } from "../../../../domain/trim.ts"
 import { videoWork } from "../../../kernel/video-work.ts"
+import { withSpan } from "../../../kernel/spans.ts"
 
 export const planTrim = (videoId: string, durationSeconds: number, words: ReadonlyArray<TimedWord>) =>
   Effect.gen(function*() {
@@ -15,4 +16,4 @@ export const planTrim = (videoId: string, durationSeconds: number, words: Readon
     yield* videos.saveCaptionEdits(videoId, { ...edits.value, cuts })
     yield* videoWork.apply(videoId, (at) => ({ _tag: "Trimmed", cutSeconds: cutSeconds(cuts), at }))
     yield* Effect.logInfo("trim planned").pipe(Effect.annotateLogs({ videoId, cuts: cuts.length, cutSeconds: cutSeconds(cuts) }))
-  }).pipe(Effect.withSpan("planTrim", { attributes: { videoId } }))
+  }).pipe(withSpan("planTrim", { attributes: { videoId } }))

@@ -5,6 +5,7 @@ import { Effect } from "effect"
 import type { TimedWord } from "../../../../domain/captions.ts"
 import { type ClipBounds, clipCandidates, clipText, pickClips } from "../../../../domain/clip-selection.ts"
 import { ClipScorer } from "../../../../domain/ports/clip-scorer.ts"
+import { withSpan } from "../../../kernel/spans.ts"
 
 export const chooseClips = (words: ReadonlyArray<TimedWord>, bounds: ClipBounds, durationSeconds: number, workspaceId: string) =>
   Effect.gen(function*() {
@@ -18,4 +19,4 @@ export const chooseClips = (words: ReadonlyArray<TimedWord>, bounds: ClipBounds,
         ))
     )
     return pickClips(shortlist.map((c, i) => ({ ...c, score: scores[i] ?? c.score })), bounds.count)
-  }).pipe(Effect.withSpan("chooseClips", { attributes: { words: words.length } }))
+  }).pipe(withSpan("chooseClips", { attributes: { words: words.length } }))

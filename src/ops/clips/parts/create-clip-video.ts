@@ -14,6 +14,7 @@ import { clipsWork } from "../../../kernel/clips-work.ts"
 import { CurrentWorkspace } from "../../../kernel/current-workspace.ts"
 import { putFile } from "../../../shared/media/store-file.ts"
 import { startCaptionVideo } from "../../caption-video/create-caption-video.ts"
+import { withSpan } from "../../../kernel/spans.ts"
 
 export const createClipVideo = (record: ClipsRecord, source: string, index: number, clip: ChosenClip, dir: string) =>
   Effect.gen(function*() {
@@ -45,4 +46,4 @@ export const createClipVideo = (record: ClipsRecord, source: string, index: numb
       // Nothing recorded the cut file: it goes too.
       Effect.onError(() => Effect.flatMap(BlobStore, (blobs) => blobs.remove(file.blobKey)))
     )
-  }).pipe(Effect.withSpan("createClipVideo", { attributes: { clipsId: record.id, index } }))
+  }).pipe(withSpan("createClipVideo", { attributes: { clipsId: record.id, index } }))

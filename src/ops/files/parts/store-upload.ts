@@ -16,6 +16,7 @@ import { ServiceConfig } from "../../../kernel/service-config.ts"
 import { probeUpload } from "../../../shared/media/require-source.ts"
 import { putFile } from "../../../shared/media/store-file.ts"
 import { presentUpload } from "./file-object.ts"
+import { withSpan } from "../../../kernel/spans.ts"
 
 const firstBytes = (path: string) =>
   Effect.promise(async () => {
@@ -68,4 +69,4 @@ export const storeUpload = (workspace: Workspace, local: { readonly path: string
     })).pipe(Effect.tapError(() => Effect.flatMap(BlobStore, (blobs) => blobs.remove(file.blobKey))))
     const { baseUrl } = yield* ServiceConfig
     return presentUpload(upload, fileUrl(baseUrl, file))
-  }).pipe(Effect.withSpan("storeUpload"))
+  }).pipe(withSpan("storeUpload"))

@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import { WorkFailed } from "../../../../domain/errors.ts"
 import type { VideoRecord } from "../../../../domain/video.ts"
 import { chooseVoice } from "../../speech/parts/voices.ts"
+import { withSpan } from "../../../kernel/spans.ts"
 
 const EXCERPT_CHARACTERS = 40
 
@@ -28,4 +29,4 @@ export const speakText = (video: VideoRecord, part: { readonly text: string; rea
         })
       )
     )
-  }).pipe(Effect.withSpan("speakText", { attributes: { videoId: video.id, voiceId: part.voiceId } }))
+  }).pipe(withSpan("speakText", { attributes: { videoId: video.id, voiceId: part.voiceId } }))

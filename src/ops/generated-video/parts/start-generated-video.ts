@@ -17,6 +17,7 @@ import { CaptionLookFields, type CaptionLookRequest, saveCaptionLook } from "../
 import { resolveTemplate } from "../../caption-templates/parts/resolve-template.ts"
 import { renderAtCreate } from "../../render/parts/render-at-create.ts"
 import { chooseVoice } from "../../speech/parts/voices.ts"
+import { withSpan } from "../../../kernel/spans.ts"
 
 /** The fields every generated video's create takes: its captions' look, its export, its webhook. */
 export const GeneratedVideoFields = {
@@ -94,4 +95,4 @@ export const startGeneratedVideo = (
           ], { discard: true })
         }
       })
-  }).pipe(Effect.flatMap(createdVideo), Effect.withSpan("startGeneratedVideo", { attributes: { kind: shape.kind } }))
+  }).pipe(Effect.flatMap(createdVideo), withSpan("startGeneratedVideo", { attributes: { kind: shape.kind } }))

@@ -7,6 +7,7 @@ import { ProviderKeys } from "../../../../domain/ports/provider-keys.ts"
 import { SecretBox } from "../../../../domain/ports/secret-box.ts"
 import { WorkspaceStore } from "../../../../domain/ports/workspace-store.ts"
 import { PROVIDER_NAMES, providerKeyContext } from "../../../../domain/provider-key.ts"
+import { withSpan } from "../../../kernel/spans.ts"
 
 export const ProviderKeysLive = Layer.effect(
   ProviderKeys,
@@ -29,7 +30,7 @@ export const ProviderKeysLive = Layer.effect(
             )
           )
           return Option.some(Redacted.make(apiKey))
-        }).pipe(Effect.withSpan("ProviderKeys.forWorkspace", { attributes: { workspaceId, provider } }))
+        }).pipe(withSpan("ProviderKeys.forWorkspace", { attributes: { workspaceId, provider } }))
     })
   })
 )

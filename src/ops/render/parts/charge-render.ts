@@ -12,6 +12,7 @@ import { outputSeconds, type VideoRecord, workChargeKey, workKey } from "../../.
 import { nowIso } from "../../../kernel/now.ts"
 import { newId } from "../../../kernel/secrets.ts"
 import { chargeWork, postCharge, whileWorking } from "../../../shared/credits/charge-work.ts"
+import { withSpan } from "../../../kernel/spans.ts"
 
 const renderChargeKey = (video: VideoRecord): string => workChargeKey(workKey(video), "render")
 
@@ -76,4 +77,4 @@ export const chargeRender = (video: VideoRecord, frameRate: FrameRate) =>
             "Top up the cash balance, then call the render operation again."
         }))
     )
-  }).pipe(Effect.withSpan("chargeRender", { attributes: { videoId: video.id, frameRate } }))
+  }).pipe(withSpan("chargeRender", { attributes: { videoId: video.id, frameRate } }))

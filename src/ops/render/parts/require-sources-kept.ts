@@ -8,6 +8,7 @@ import { projectFileIds, projectUploadKeys } from "../../../../domain/generated-
 import { FileStore } from "../../../../domain/ports/file-store.ts"
 import { VideoStore } from "../../../../domain/ports/video-store.ts"
 import type { VideoRecord } from "../../../../domain/video.ts"
+import { withSpan } from "../../../kernel/spans.ts"
 
 /** The stored files a render of the video reads. */
 const renderSourceIds = (video: VideoRecord) =>
@@ -28,4 +29,4 @@ export const requireSourcesKept = (video: VideoRecord) =>
         return yield* new Conflict({ message: sourceExpiredMessage(file.value.name) })
       }
     }
-  }).pipe(Effect.withSpan("requireSourcesKept", { attributes: { videoId: video.id } }))
+  }).pipe(withSpan("requireSourcesKept", { attributes: { videoId: video.id } }))

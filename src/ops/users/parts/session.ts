@@ -5,6 +5,7 @@ import { Effect, Option } from "effect"
 import { type User, UserStore } from "../../../../domain/ports/user-store.ts"
 import { sameSecret, sha256Hex } from "../../../kernel/secrets.ts"
 import { hasExpired } from "../../oauth/lifetime.ts"
+import { withSpan } from "../../../kernel/spans.ts"
 
 /** The signed-in user, or none when the token is missing, unknown or expired. */
 export const currentUser = (sessionToken: string | undefined): Effect.Effect<Option.Option<User>, never, UserStore> =>
@@ -13,10 +14,10 @@ export const currentUser = (sessionToken: string | undefined): Effect.Effect<Opt
     const found = yield* (yield* UserStore).findSession(sha256Hex(sessionToken))
     if (Option.isNone(found) || (yield* hasExpired(found.value.session.expiresAt))) return Option.none()
     return Option.some(found.value.user)
-  }).pipe(Effect.withSpan("currentUser"))
+  }).pipe(withSpan("currentUser"))
 
 export const signOut = (sessionToken: string): Effect.Effect<void, never, UserStore> =>
-  Effect.flatMap(UserStore, (users) => users.deleteSession(sha256Hex(sessionToken))).pipe(Effect.withSpan("signOut"))
+  Effect.flatMap(UserStore, (users) => users.deleteSession(sha256Hex(sessionToken))).pipe(withSpan("signOut"))
 
 export const csrfTokenFor = (sessionToken: string): string =>
   createHash("sha256").update(`csrf:${sessionToken}`).digest("base64url")

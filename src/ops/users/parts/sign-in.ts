@@ -6,6 +6,7 @@ import { type User, UserStore } from "../../../../domain/ports/user-store.ts"
 import { hashPassword, verifyPassword } from "../../../kernel/password.ts"
 import { newOAuthSecret, randomToken, sha256Hex } from "../../../kernel/secrets.ts"
 import { lifetimeFromNow } from "../../oauth/lifetime.ts"
+import { withSpan } from "../../../kernel/spans.ts"
 
 export class SignInRefused extends Schema.TaggedError<SignInRefused>()("SignInRefused", {
   message: Schema.String
@@ -36,4 +37,4 @@ export const signIn = (email: string, password: string): Effect.Effect<SignedIn,
     const { at, expiresAt } = yield* lifetimeFromNow(SESSION_TTL)
     yield* users.insertSession({ hash: sha256Hex(sessionToken), userId: found.value.id, createdAt: at, expiresAt })
     return { sessionToken, user: found.value, expiresAt }
-  }).pipe(Effect.withSpan("signIn"))
+  }).pipe(withSpan("signIn"))

@@ -12,6 +12,7 @@ import { VideoStore } from "../../../../domain/ports/video-store.ts"
 import { WordFrequency } from "../../../../domain/ports/word-frequency.ts"
 import type { VideoRecord } from "../../../../domain/video.ts"
 import { burnStyleFor } from "../../caption-templates/parts/resolve-template.ts"
+import { withSpan } from "../../../kernel/spans.ts"
 
 type Project = Pick<VideoRecord, "workspaceId" | "templateId" | "kind">
 
@@ -29,14 +30,14 @@ export const chooseEmphasisFor = (
   Effect.gen(function*() {
     const { rank } = yield* WordFrequency
     return chooseEmphasis(words, yield* linesFor(video, edits, words), { rank, loudness })
-  }).pipe(Effect.withSpan("chooseEmphasis", { attributes: { words: words.length } }))
+  }).pipe(withSpan("chooseEmphasis", { attributes: { words: words.length } }))
 
 /** The words with an emoji chosen afresh for each line, for these edits on the video's template. */
 export const chooseEmojiFor = (video: Project, edits: Pick<CaptionEdits, "style" | "lineStarts">, words: ReadonlyArray<TimedWord>) =>
   Effect.gen(function*() {
     const { emojiFor } = yield* EmojiKeywords
     return chooseEmoji(words, yield* linesFor(video, edits, words), { emojiFor })
-  }).pipe(Effect.withSpan("chooseEmoji", { attributes: { words: words.length } }))
+  }).pipe(withSpan("chooseEmoji", { attributes: { words: words.length } }))
 
 /**
  * The words a generation job saves: with emphasis (the speech's loudness measured from `wav` where

@@ -11,6 +11,7 @@ import { spokenForms } from "../../../../domain/spoken-forms.ts"
 import { roundMs } from "../../../../domain/spoken-words.ts"
 import type { VideoRecord } from "../../../../domain/video.ts"
 import { localSource, withScratchDir } from "../../../shared/media/scratch.ts"
+import { withSpan } from "../../../kernel/spans.ts"
 
 
 export const realignRetyped = (video: VideoRecord, stored: ReadonlyArray<TimedWord>, edited: ReadonlyArray<TimedWord>) =>
@@ -47,5 +48,5 @@ export const realignRetyped = (video: VideoRecord, stored: ReadonlyArray<TimedWo
       }))
   }).pipe(
     Effect.catchTag("WorkFailed", (failure) => Effect.as(Effect.logWarning("retyped words not aligned", failure.message), edited)),
-    Effect.withSpan("realignRetyped", { attributes: { videoId: video.id } })
+    withSpan("realignRetyped", { attributes: { videoId: video.id } })
   )

@@ -2,6 +2,7 @@ import { Effect, Option } from "effect"
 import { Unauthenticated } from "../../../../domain/errors.ts"
 import { WorkspaceStore } from "../../../../domain/ports/workspace-store.ts"
 import { OAUTH_PREFIX, sha256Hex } from "../../../kernel/secrets.ts"
+import { withSpan } from "../../../kernel/spans.ts"
 
 const refuse = new Unauthenticated({
   message: "Send a valid API token: `Authorization: Bearer <API_TOKEN>`. The token is missing, unknown or revoked."
@@ -24,4 +25,4 @@ export const authenticate = (token: string | undefined) =>
     const found = yield* store.findTokenWithWorkspace(sha256Hex(token))
     if (Option.isNone(found) || found.value.token.revokedAt !== null) return yield* refuse
     return found.value.workspace
-  }).pipe(Effect.withSpan("authenticate", { captureStackTrace: false }))
+  }).pipe(withSpan("authenticate", { captureStackTrace: false }))
