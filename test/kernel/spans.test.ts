@@ -1,7 +1,8 @@
-// The service's spans: Effect's while tracing is on; none at all while it is off, where Effect's own
-// would still put a no-op span in the context (a copy of it) to record nothing.
+// The service's spans: Effect's where they record; none at all while tracing is off or inside a trace the
+// sampler dropped, where Effect's own would still put a span in the context (a copy of it) to record nothing.
 import { Effect, Option } from "effect"
 import { describe, expect, it } from "vitest"
+import { sampledTracer } from "../../adapters/telemetry/trace-sampler.ts"
 import { withParentSpan, withSpan } from "../../src/kernel/spans.ts"
 
 /** The name of the span the effect runs in, if any. */
@@ -26,6 +27,28 @@ describe("withSpan", () => {
     )
     expect(span).toEqual(Option.none())
     expect(sameContext).toBe(true)
+  })
+
+  it("opens no span inside a trace the sampler dropped, but does for a span with a parent of its own or a new root", () => {
+    const native = Effect.runSync(Effect.tracer)
+    const dropping = sampledTracer(native, 0)
+    const keeping = sampledTracer(native, 1)
+    const [inside, ownParent, newRoot] = Effect.runSync(
+      Effect.gen(function*() {
+        const request = yield* Effect.currentSpan
+        return [
+          yield* spanHere.pipe(withSpan("skipped")),
+          yield* spanHere.pipe(withSpan("job", { parent: request })),
+          yield* spanHere.pipe(withSpan("root", { root: true }), Effect.withTracer(keeping))
+        ] as const
+      }).pipe(Effect.withSpan("request"), Effect.withTracer(dropping), Effect.orDie)
+    )
+    expect(inside).toEqual(Option.some("request"))
+    expect(ownParent).toEqual(Option.some("job"))
+    expect(newRoot).toEqual(Option.some("root"))
+    // A kept trace's spans are all opened.
+    const kept = Effect.runSync(spanHere.pipe(withSpan("child"), Effect.withSpan("request"), Effect.withTracer(keeping)))
+    expect(kept).toEqual(Option.some("child"))
   })
 
   it("keeps the effect's failure either way", () => {
