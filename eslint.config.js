@@ -7,10 +7,10 @@ const forbidSchemaPackage = {
   message: "Schema comes from `effect` (import { Schema } from \"effect\"); @effect/schema is a stale copy."
 }
 
-/** Spans come from the kernel, which skips them while tracing is off (src/kernel/spans.ts). */
+/** Spans come from the kernel, which skips them where they would record nothing (src/kernel/spans.ts). */
 const spansFromKernel = {
   selector: "MemberExpression[object.name='Effect'][property.name=/^(withSpan|withParentSpan)$/]",
-  message: "Open spans with withSpan (or withParentSpan) from src/kernel/spans.ts: it skips them while tracing is off, where Effect's would still copy the context."
+  message: "Open spans with withSpan (or withParentSpan) from src/kernel/spans.ts: it skips them where they would record nothing, where Effect's would still copy the context."
 }
 
 const noDoubleCast = {
