@@ -35,6 +35,7 @@ ARG WHISPER_MODEL=whisper-base.en-q5_1
 ENV MODELS_DIR=/opt/reelwright/models
 # Only the files the pull runs, so a change elsewhere in the source does not download the model again.
 COPY adapters/media/whisper-models.ts adapters/media/
+COPY src/kernel/spans.ts src/kernel/
 COPY src/models.ts src/
 COPY src/models-command.ts src/
 RUN if [ -n "$WHISPER_MODEL" ]; then node --import tsx src/models.ts pull "$WHISPER_MODEL"; fi

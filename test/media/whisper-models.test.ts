@@ -311,7 +311,7 @@ describe("the image and setup.sh", () => {
       ...await imported("src/models-command.ts"),
       ...await imported("adapters/media/whisper-models.ts")
     ]
-    expect(copied.sort()).toEqual(["adapters/media/whisper-models.ts", "src/models-command.ts", "src/models.ts"])
+    expect(copied.sort()).toEqual(["adapters/media/whisper-models.ts", "src/kernel/spans.ts", "src/models-command.ts", "src/models.ts"])
     expect(needed.filter((file) => file !== "package.json" && !copied.includes(file))).toEqual([])
   })
 })
